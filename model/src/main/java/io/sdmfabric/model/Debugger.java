@@ -24,7 +24,7 @@ public interface Debugger extends AutoCloseable {
   void subscribe(Consumer<DebugEvent> listener);
 
   /** Loads the program with its arguments, environment and working directory, without running. */
-  CompletableFuture<Void> load(LaunchSpec spec);
+  CompletableFuture<ProgramInfo> load(LaunchSpec spec);
 
   /** Starts the loaded program. */
   CompletableFuture<Void> run();

@@ -1,0 +1,549 @@
+package io.sdmfabric.gdbmi;
+
+import io.sdmfabric.model.Breakpoint;
+import io.sdmfabric.model.BreakpointSpec;
+import io.sdmfabric.model.DebugEvent;
+import io.sdmfabric.model.Debugger;
+import io.sdmfabric.model.DebuggerException;
+import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.LaunchSpec;
+import io.sdmfabric.model.ProgramInfo;
+import io.sdmfabric.model.SignalAction;
+import io.sdmfabric.model.SignalInfo;
+import io.sdmfabric.model.StepKind;
+import io.sdmfabric.model.StopReason;
+import io.sdmfabric.model.ThreadInfo;
+import io.sdmfabric.model.Value;
+import io.sdmfabric.model.WatchKind;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * The {@link Debugger} SPI on a real gdb, through GDB/MI. One instance runs one gdb for one
+ * process; see {@link GdbDriver} for the threads and the cleanup guarantees.
+ *
+ * <p>Values come from variable objects ({@code -var-create}, {@code -var-list-children}): the
+ * printed text is gdb's own ({@code -data-evaluate-expression}), the children go {@value
+ * #CHILD_DEPTH} levels deep, at most {@value #MAX_CHILDREN} per level, and pointers are not
+ * followed (their target may be garbage; {@code print *p} follows one on purpose).
+ */
+public final class GdbDebugger implements Debugger {
+  static final int CHILD_DEPTH = 2;
+  static final int MAX_CHILDREN = 100;
+
+  private final Events events;
+  private final GdbDriver driver;
+
+  private GdbDebugger(Events events, GdbDriver driver) {
+    this.events = events;
+    this.driver = driver;
+  }
+
+  /** Starts gdb with the default options ({@code $SDM_GDB} or {@code gdb}). */
+  public static GdbDebugger start() throws IOException {
+    return start(GdbOptions.defaults());
+  }
+
+  /** Starts gdb. */
+  public static GdbDebugger start(GdbOptions options) throws IOException {
+    Events events = new Events();
+    return new GdbDebugger(events, GdbDriver.start(options, events));
+  }
+
+  /** The driver underneath, for the few callers that speak MI themselves. */
+  public GdbDriver driver() {
+    return driver;
+  }
+
+  @Override
+  public void subscribe(Consumer<DebugEvent> listener) {
+    events.subscriber = listener;
+  }
+
+  @Override
+  public CompletableFuture<ProgramInfo> load(LaunchSpec spec) {
+    String program =
+        spec.program().contains("/")
+            ? Path.of(spec.program()).toAbsolutePath().normalize().toString()
+            : spec.program();
+    MiCommand arguments = MiCommand.of("-exec-arguments");
+    try {
+      spec.args().forEach(a -> arguments.raw(shellQuote(a)));
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(new DebuggerException(e.getMessage()));
+    }
+    CompletableFuture<MiReply> loaded =
+        driver.send(MiCommand.of("-file-exec-and-symbols").param(program));
+    List<CompletableFuture<MiReply>> settings = new ArrayList<>();
+    settings.add(driver.send(arguments));
+    settings.add(
+        driver.send(
+            MiCommand.of("-gdb-set")
+                .param("cwd")
+                .param(spec.workingDirectory().toAbsolutePath().toString())));
+    for (Map.Entry<String, String> e : spec.environment().entrySet()) {
+      settings.add(cliReply("set environment " + e.getKey() + "=" + e.getValue()));
+    }
+    // Without debug info gdb has no "current source file" and answers with an error.
+    CompletableFuture<Boolean> debugInfo =
+        driver.send("-file-list-exec-source-file").handle((reply, error) -> error == null);
+    return loaded
+        .thenCombine(
+            CompletableFuture.allOf(settings.toArray(CompletableFuture[]::new)),
+            (reply, ignored) -> reply)
+        .thenCombine(debugInfo, (reply, symbols) -> new ProgramInfo(program, symbols));
+  }
+
+  @Override
+  public CompletableFuture<Void> run() {
+    events.exitReported = false;
+    events.killRequested = false;
+    return run("-exec-run");
+  }
+
+  @Override
+  public CompletableFuture<Void> resume() {
+    return run("-exec-continue");
+  }
+
+  @Override
+  public CompletableFuture<Void> step(StepKind kind) {
+    return run(
+        switch (kind) {
+          case INTO -> "-exec-step";
+          case OVER -> "-exec-next";
+          case RETURN -> "-exec-finish";
+        });
+  }
+
+  @Override
+  public CompletableFuture<Void> interrupt() {
+    events.interruptRequested = true;
+    return run("-exec-interrupt");
+  }
+
+  @Override
+  public CompletableFuture<Void> kill() {
+    events.killRequested = true;
+    return cliReply("kill").thenApply(r -> null);
+  }
+
+  @Override
+  public CompletableFuture<Breakpoint> insertBreakpoint(BreakpointSpec spec) {
+    MiCommand c = MiCommand.of("-break-insert").option("-f");
+    if (spec.temporary()) {
+      c.option("-t");
+    }
+    if (!spec.enabled()) {
+      c.option("-d");
+    }
+    if (!spec.condition().isBlank()) {
+      c.option("-c").param(spec.condition());
+    }
+    if (spec.ignoreCount() > 0) {
+      c.option("-i").param(spec.ignoreCount());
+    }
+    c.param(spec.location().toString());
+    return driver.send(c).thenApply(r -> GdbResults.breakpoint(r.results().tuple("bkpt")));
+  }
+
+  @Override
+  public CompletableFuture<Breakpoint> insertWatchpoint(String expression, WatchKind kind) {
+    MiCommand c = MiCommand.of("-break-watch");
+    switch (kind) {
+      case READ -> c.option("-r");
+      case ACCESS -> c.option("-a");
+      case WRITE -> {}
+    }
+    c.param(expression);
+    Breakpoint.Kind bkind =
+        switch (kind) {
+          case WRITE -> Breakpoint.Kind.WATCHPOINT;
+          case READ -> Breakpoint.Kind.READ_WATCHPOINT;
+          case ACCESS -> Breakpoint.Kind.ACCESS_WATCHPOINT;
+        };
+    return driver
+        .send(c)
+        .thenApply(
+            r -> {
+              MiTuple w =
+                  r.results()
+                      .get("wpt")
+                      .or(() -> r.results().get("hw-rwpt"))
+                      .or(() -> r.results().get("hw-awpt"))
+                      .map(GdbResults::asTuple)
+                      .orElseThrow(() -> new MiShapeException("no watchpoint in " + r.results()));
+              return new Breakpoint(
+                  Integer.parseInt(w.string("number")),
+                  bkind,
+                  w.string("exp"),
+                  "",
+                  0,
+                  true,
+                  false,
+                  "",
+                  0,
+                  0);
+            });
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteBreakpoint(int id) {
+    return done(driver.send(MiCommand.of("-break-delete").param(id)));
+  }
+
+  @Override
+  public CompletableFuture<Void> enableBreakpoint(int id, boolean enabled) {
+    return done(driver.send(MiCommand.of(enabled ? "-break-enable" : "-break-disable").param(id)));
+  }
+
+  @Override
+  public CompletableFuture<List<Breakpoint>> breakpoints() {
+    return driver
+        .send("-break-list")
+        .thenApply(
+            r -> {
+              List<Breakpoint> list = new ArrayList<>();
+              for (MiValue v : r.results().tuple("BreakpointTable").list("body").items()) {
+                list.add(GdbResults.breakpoint(GdbResults.asTuple(v)));
+              }
+              return list;
+            });
+  }
+
+  @Override
+  public CompletableFuture<List<Frame>> frames() {
+    return driver
+        .send("-stack-list-frames")
+        .thenApply(r -> GdbResults.frames(r.results().list("stack")));
+  }
+
+  @Override
+  public CompletableFuture<Frame> selectFrame(int level) {
+    return driver
+        .send(MiCommand.of("-stack-select-frame").param(level))
+        .thenCompose(r -> driver.send("-stack-info-frame"))
+        .thenApply(r -> GdbResults.frame(r.results().tuple("frame")));
+  }
+
+  @Override
+  public CompletableFuture<Integer> stackDepth() {
+    return driver
+        .send("-stack-info-depth")
+        .thenApply(r -> Integer.parseInt(r.results().string("depth")));
+  }
+
+  @Override
+  public CompletableFuture<List<Value>> locals() {
+    return variables(false);
+  }
+
+  @Override
+  public CompletableFuture<List<Value>> arguments() {
+    return variables(true);
+  }
+
+  private CompletableFuture<List<Value>> variables(boolean arguments) {
+    return driver
+        .send("-stack-list-variables --simple-values")
+        .thenApply(
+            r -> {
+              List<Value> values = new ArrayList<>();
+              for (MiValue v : r.results().list("variables").items()) {
+                MiTuple t = GdbResults.asTuple(v);
+                if (t.get("arg").isPresent() == arguments) {
+                  values.add(GdbResults.variable(t));
+                }
+              }
+              return values;
+            });
+  }
+
+  @Override
+  public CompletableFuture<Value> evaluate(String expression) {
+    CompletableFuture<MiReply> printed =
+        driver.send(MiCommand.of("-data-evaluate-expression").param(expression));
+    CompletableFuture<MiReply> size =
+        driver.send(MiCommand.of("-data-evaluate-expression").param("sizeof(" + expression + ")"));
+    CompletableFuture<MiReply> created =
+        driver.send(MiCommand.of("-var-create").param("-").param("*").param(expression));
+    return printed.thenCompose(
+        text ->
+            created.thenCompose(
+                var -> {
+                  String name = var.results().string("name");
+                  String type = var.results().optString("type").orElse("");
+                  int childCount =
+                      Integer.parseInt(var.results().optString("numchild").orElse("0"));
+                  String value = text.results().string("value");
+                  Value.Kind kind = ValueKinds.classify(type, value, childCount);
+                  int bytes = size.handle((s, e) -> e == null ? parseSize(s) : 0).join();
+                  CompletableFuture<List<Value>> children =
+                      kind.isComposite()
+                          ? children(name, CHILD_DEPTH)
+                          : CompletableFuture.completedFuture(List.of());
+                  return children
+                      .whenComplete((c, e) -> driver.send(MiCommand.of("-var-delete").param(name)))
+                      .thenApply(
+                          c -> new Value(expression, type, kind, bytes, value, childCount, c));
+                }));
+  }
+
+  /** The children of a variable object, {@code depth} levels down, C++ access groups flattened. */
+  private CompletableFuture<List<Value>> children(String var, int depth) {
+    if (depth == 0) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    MiCommand c =
+        MiCommand.of("-var-list-children")
+            .option("--all-values")
+            .param(var)
+            .param(0)
+            .param(MAX_CHILDREN);
+    return driver
+        .send(c)
+        .thenCompose(
+            r -> {
+              List<CompletableFuture<List<Value>>> parts = new ArrayList<>();
+              for (MiValue v :
+                  r.results()
+                      .get("children")
+                      .map(x -> (MiList) x)
+                      .map(MiList::items)
+                      .orElse(List.of())) {
+                MiTuple child = GdbResults.asTuple(v);
+                String name = child.string("name");
+                String exp = child.string("exp");
+                int count = Integer.parseInt(child.optString("numchild").orElse("0"));
+                if (child.get("type").isEmpty() && isAccessGroup(exp)) {
+                  parts.add(children(name, depth));
+                  continue;
+                }
+                String type = child.string("type");
+                String text = child.optString("value").orElse("");
+                Value.Kind kind = ValueKinds.classify(type, text, count);
+                CompletableFuture<List<Value>> grand =
+                    kind.isComposite() && count > 0
+                        ? children(name, depth - 1)
+                        : CompletableFuture.completedFuture(List.of());
+                parts.add(
+                    grand.thenApply(g -> List.of(new Value(exp, type, kind, 0, text, count, g))));
+              }
+              return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+                  .thenApply(
+                      x -> {
+                        List<Value> all = new ArrayList<>();
+                        parts.forEach(p -> all.addAll(p.join()));
+                        return all;
+                      });
+            });
+  }
+
+  @Override
+  public CompletableFuture<String> typeOf(String expression) {
+    return cliReply("whatis " + expression)
+        .thenApply(
+            r -> {
+              String out = r.console().strip();
+              return out.startsWith("type = ") ? out.substring("type = ".length()) : out;
+            });
+  }
+
+  @Override
+  public CompletableFuture<List<ThreadInfo>> threads() {
+    return driver
+        .send("-thread-info")
+        .thenApply(
+            r -> {
+              List<ThreadInfo> threads = new ArrayList<>();
+              for (MiValue v : r.results().list("threads").items()) {
+                threads.add(GdbResults.thread(GdbResults.asTuple(v)));
+              }
+              return threads;
+            });
+  }
+
+  @Override
+  public CompletableFuture<ThreadInfo> selectThread(int id) {
+    return driver
+        .send(MiCommand.of("-thread-select").param(id))
+        .thenCompose(r -> driver.send(MiCommand.of("-thread-info").param(id)))
+        .thenApply(
+            r -> GdbResults.thread(GdbResults.asTuple(r.results().list("threads").items().get(0))));
+  }
+
+  @Override
+  public CompletableFuture<List<SignalInfo>> signals() {
+    return cli("info signals").thenApply(GdbResults::signalTable);
+  }
+
+  @Override
+  public CompletableFuture<List<SignalInfo>> handleSignal(
+      String signal, Set<SignalAction> actions) {
+    StringBuilder command = new StringBuilder("handle ").append(signal);
+    actions.forEach(a -> command.append(' ').append(a.word()));
+    return cli(command.toString()).thenApply(GdbResults::signalTable);
+  }
+
+  @Override
+  public CompletableFuture<byte[]> readMemory(String address, int count) {
+    return driver
+        .send(MiCommand.of("-data-read-memory-bytes").param(address).param(count))
+        .thenApply(
+            r -> {
+              ByteArrayOutputStream out = new ByteArrayOutputStream(count);
+              for (MiValue v : r.results().list("memory").items()) {
+                out.writeBytes(GdbResults.hex(GdbResults.asTuple(v).string("contents")));
+              }
+              if (out.size() < count) {
+                throw new DebuggerException(
+                    "Cannot access memory: read "
+                        + out.size()
+                        + " of "
+                        + count
+                        + " bytes at "
+                        + address);
+              }
+              return out.toByteArray();
+            });
+  }
+
+  @Override
+  public CompletableFuture<Void> writeMemory(String address, byte[] bytes) {
+    return done(
+        driver.send(
+            MiCommand.of("-data-write-memory-bytes").param(address).param(GdbResults.hex(bytes))));
+  }
+
+  @Override
+  public CompletableFuture<String> cli(String command) {
+    return cliReply(command).thenApply(MiReply::console);
+  }
+
+  @Override
+  public void writeInput(byte[] bytes) {
+    driver.writeInput(bytes);
+  }
+
+  @Override
+  public void close() {
+    driver.close();
+  }
+
+  private CompletableFuture<MiReply> cliReply(String command) {
+    return driver.send(MiCommand.of("-interpreter-exec").param("console").param(command));
+  }
+
+  private CompletableFuture<Void> run(String command) {
+    return done(driver.send(command));
+  }
+
+  private static CompletableFuture<Void> done(CompletableFuture<MiReply> reply) {
+    return reply.thenApply(r -> null);
+  }
+
+  private static int parseSize(MiReply r) {
+    try {
+      return Integer.parseInt(r.results().string("value"));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private static boolean isAccessGroup(String exp) {
+    return exp.equals("public") || exp.equals("private") || exp.equals("protected");
+  }
+
+  /** Quotes a program argument for the shell that gdb starts the program with. */
+  static String shellQuote(String arg) {
+    if (!arg.isEmpty()
+        && arg.chars()
+            .allMatch(ch -> Character.isLetterOrDigit(ch) || "-_./=:,+@%".indexOf(ch) >= 0)) {
+      return arg;
+    }
+    return "'" + arg.replace("'", "'\\''") + "'";
+  }
+
+  /** Turns MI async records into {@link DebugEvent}s for the subscriber. */
+  private static final class Events implements MiListener {
+    volatile Consumer<DebugEvent> subscriber = e -> {};
+    volatile boolean interruptRequested;
+    volatile boolean killRequested;
+    volatile boolean exitReported;
+
+    @Override
+    public void onAsync(MiAsyncRecord r) {
+      if (r.kind() == MiAsyncKind.EXEC && r.asyncClass().equals("stopped")) {
+        onStopped(r.results());
+      } else if (r.kind() == MiAsyncKind.EXEC && r.asyncClass().equals("running")) {
+        emit(new DebugEvent.Resumed());
+      } else if (r.kind() == MiAsyncKind.NOTIFY
+          && r.asyncClass().equals("thread-group-exited")
+          && r.results().get("exit-code").isEmpty()
+          && killRequested
+          && !exitReported) {
+        exitReported = true;
+        emit(DebugEvent.Exited.bySignal("SIGKILL"));
+      }
+    }
+
+    @Override
+    public void onProgramOutput(byte[] bytes) {
+      emit(new DebugEvent.Output(bytes));
+    }
+
+    private void onStopped(MiTuple t) {
+      String reason = t.optString("reason").orElse("");
+      switch (reason) {
+        case "exited-normally" -> exited(DebugEvent.Exited.withCode(0));
+        case "exited" ->
+            exited(
+                DebugEvent.Exited.withCode(
+                    GdbResults.exitCode(t.optString("exit-code").orElse("0"))));
+        case "exited-signalled" ->
+            exited(DebugEvent.Exited.bySignal(t.optString("signal-name").orElse("")));
+        default -> {
+          String signal = t.optString("signal-name").orElse("");
+          StopReason why = GdbResults.stopReason(reason);
+          if (interruptRequested && (why == StopReason.UNKNOWN || signal.equals("SIGINT"))) {
+            why = StopReason.INTERRUPTED;
+            signal = "";
+          }
+          interruptRequested = false;
+          Frame frame =
+              t.get("frame")
+                  .map(f -> GdbResults.frame(GdbResults.asTuple(f)))
+                  .orElse(Frame.UNKNOWN);
+          int thread = t.optString("thread-id").map(Integer::parseInt).orElse(0);
+          int bkpt =
+              t.optString("bkptno")
+                  .map(Integer::parseInt)
+                  .or(
+                      () ->
+                          t.get("wpt")
+                              .map(w -> Integer.parseInt(GdbResults.asTuple(w).string("number"))))
+                  .orElse(0);
+          emit(new DebugEvent.Stopped(why, signal, frame, thread, bkpt));
+        }
+      }
+    }
+
+    private void exited(DebugEvent.Exited e) {
+      if (!exitReported) {
+        exitReported = true;
+        emit(e);
+      }
+    }
+
+    private void emit(DebugEvent e) {
+      subscriber.accept(e);
+    }
+  }
+}

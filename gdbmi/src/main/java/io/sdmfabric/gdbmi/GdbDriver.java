@@ -1,0 +1,471 @@
+package io.sdmfabric.gdbmi;
+
+import io.sdmfabric.gdbmi.internal.LineAssembler;
+import io.sdmfabric.gdbmi.internal.Pty;
+import io.sdmfabric.model.DebuggerException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@code gdb --interpreter=mi3 -nx -q} and talks GDB/MI to it.
+ *
+ * <p>Each command gets a numeric token; the future {@link #send} returns completes when gdb's
+ * result record with that token arrives, or fails with {@link DebuggerException} carrying gdb's
+ * {@code msg} on {@code ^error}, and with a clear message when gdb ends first. Async records,
+ * stream records printed outside a command, program output and gdb's end go to the {@link
+ * MiListener}.
+ *
+ * <p>Threads: one reads gdb's output (cutting it into lines however gdb chunks it), one gdb's
+ * standard error, one writes commands, one reads the program's terminal, and one delivers results
+ * and events in the order gdb wrote them. So {@link #send} and {@link #writeInput} never block, and
+ * code chained on a future runs on the delivery thread, where it must not block either.
+ *
+ * <p>The program runs on a pseudo-terminal of its own, so its output never mixes with MI. gdb and
+ * the program end on {@link #close}, when gdb dies, and when the JVM exits.
+ */
+public final class GdbDriver implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(GdbDriver.class);
+  private static final Set<GdbDriver> LIVE = ConcurrentHashMap.newKeySet();
+  private static final int STDERR_TAIL_LINES = 20;
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(GdbDriver::killAllLive, "gdb-driver-shutdown"));
+  }
+
+  private final Process gdb;
+  private final OutputStream toGdb;
+  private final MiListener listener;
+  private final GdbOptions options;
+  private final Pty pty;
+  private final ExecutorService writer;
+  private final ExecutorService delivery;
+  private final AtomicLong nextToken = new AtomicLong(1);
+  private final Deque<Pending> pending = new ArrayDeque<>(); // guarded by itself
+  private final Deque<String> stderrTail = new ArrayDeque<>(); // guarded by itself
+  private final CompletableFuture<Void> exited = new CompletableFuture<>();
+  private volatile long inferiorPid = -1;
+  private volatile boolean closing; // written under the pending lock
+  private boolean dead; // guarded by the pending lock
+  private volatile String deathReason = "";
+
+  private record Pending(
+      long token, String command, CompletableFuture<MiReply> reply, StringBuilder console) {}
+
+  private GdbDriver(Process gdb, GdbOptions options, MiListener listener) throws IOException {
+    this.gdb = gdb;
+    this.toGdb = gdb.getOutputStream();
+    this.options = options;
+    this.listener = listener;
+    String name = "gdb-" + gdb.pid();
+    this.writer = Executors.newSingleThreadExecutor(daemon(name + "-writer"));
+    this.delivery = Executors.newSingleThreadExecutor(daemon(name + "-events"));
+    this.pty = Pty.open(bytes -> deliver(() -> listener.onProgramOutput(bytes)));
+  }
+
+  /**
+   * Starts gdb, gives the program a pseudo-terminal and turns on asynchronous execution (so that
+   * gdb takes commands while the program runs), pagination and confirmation off.
+   *
+   * @throws IOException when gdb cannot be started (not installed: the message says so)
+   */
+  public static GdbDriver start(GdbOptions options, MiListener listener) throws IOException {
+    List<String> command =
+        new ArrayList<>(List.of(options.executable(), "--interpreter=mi3", "-nx", "-q"));
+    command.addAll(options.extraArgs());
+    Process process;
+    try {
+      process = new ProcessBuilder(command).start();
+    } catch (IOException e) {
+      throw new IOException(
+          "cannot start gdb ("
+              + options.executable()
+              + "): is gdb installed and on the PATH? Set SDM_GDB to its path otherwise. ("
+              + e.getMessage()
+              + ")",
+          e);
+    }
+    GdbDriver driver;
+    try {
+      driver = new GdbDriver(process, options, listener);
+    } catch (IOException | RuntimeException e) {
+      process.destroyForcibly();
+      throw e;
+    }
+    LIVE.add(driver);
+    driver.startReaders();
+    try {
+      for (String setting :
+          List.of(
+              "-gdb-set mi-async on",
+              "-gdb-set pagination off",
+              "-gdb-set confirm off",
+              "-gdb-set width 0",
+              "-gdb-set height 0",
+              "-gdb-set breakpoint pending on",
+              MiCommand.of("-inferior-tty-set").param(driver.pty.slaveName()).text())) {
+        driver.send(setting).get(30, TimeUnit.SECONDS);
+      }
+    } catch (Exception e) {
+      driver.close();
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw new IOException("gdb did not start up: " + cause.getMessage(), cause);
+    }
+    return driver;
+  }
+
+  /**
+   * Sends an MI command (without a token: the driver adds one).
+   *
+   * @return the reply; fails with {@link DebuggerException} on {@code ^error} (gdb's message
+   *     intact) or when gdb ends before answering
+   */
+  public CompletableFuture<MiReply> send(String command) {
+    if (command.indexOf('\n') >= 0) {
+      throw new IllegalArgumentException("an MI command is one line: " + command);
+    }
+    long token = nextToken.getAndIncrement();
+    Pending p = new Pending(token, command, new CompletableFuture<>(), new StringBuilder());
+    synchronized (pending) {
+      if (dead) {
+        p.reply.completeExceptionally(new DebuggerException(deadMessage()));
+        return p.reply;
+      }
+      pending.addLast(p);
+    }
+    String line = token + command + "\n";
+    try {
+      writer.execute(() -> write(line));
+    } catch (RejectedExecutionException e) {
+      // gdb ended between the check and the write; onEnd has failed the command.
+    }
+    return p.reply;
+  }
+
+  /** Sends a built MI command. */
+  public CompletableFuture<MiReply> send(MiCommand command) {
+    return send(command.text());
+  }
+
+  /** Writes bytes to the program's standard input (its terminal). */
+  public void writeInput(byte[] bytes) {
+    byte[] copy = bytes.clone();
+    try {
+      writer.execute(() -> writeToProgram(copy));
+    } catch (RejectedExecutionException e) {
+      log.warn("program input lost: gdb has ended");
+    }
+  }
+
+  private void writeToProgram(byte[] bytes) {
+    try {
+      pty.write(bytes);
+    } catch (IOException e) {
+      log.warn("program input lost: {}", e.getMessage());
+    }
+  }
+
+  /** The program's terminal, e.g. {@code /dev/pts/7}. */
+  public String inferiorTty() {
+    return pty.slaveName();
+  }
+
+  /** gdb's process id. */
+  public long pid() {
+    return gdb.pid();
+  }
+
+  /** The process id of the program gdb runs, if it runs. */
+  public OptionalLong inferiorPid() {
+    long pid = inferiorPid;
+    return pid > 0 ? OptionalLong.of(pid) : OptionalLong.empty();
+  }
+
+  /** Whether gdb is running. */
+  public boolean isAlive() {
+    return !exited.isDone();
+  }
+
+  /** Completes when gdb has ended and every pending command has failed. */
+  public CompletableFuture<Void> whenExited() {
+    return exited;
+  }
+
+  /**
+   * Ends gdb and the program: asks gdb to exit, kills it after a grace period, and kills the
+   * program if it is still there. Completes when both are gone; never fails.
+   */
+  public CompletableFuture<Void> closeAsync() {
+    synchronized (pending) {
+      if (closing || dead) {
+        closing = true;
+        return exited;
+      }
+      closing = true;
+    }
+    send("-gdb-exit");
+    Thread killer = new Thread(this::awaitEndOrKill, "gdb-" + gdb.pid() + "-close");
+    killer.setDaemon(true);
+    killer.start();
+    return exited;
+  }
+
+  /** Ends gdb and the program, waiting a few seconds at most. */
+  @Override
+  public void close() {
+    try {
+      closeAsync().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      gdb.destroyForcibly();
+      killInferior();
+    }
+  }
+
+  private void awaitEndOrKill() {
+    try {
+      if (!gdb.waitFor(3, TimeUnit.SECONDS)) {
+        log.warn("gdb {} did not exit in time; killing it", gdb.pid());
+        gdb.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      gdb.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void startReaders() {
+    Thread out = new Thread(this::readMi, "gdb-" + gdb.pid() + "-reader");
+    out.setDaemon(true);
+    out.start();
+    Thread err = new Thread(this::readStderr, "gdb-" + gdb.pid() + "-stderr");
+    err.setDaemon(true);
+    err.start();
+  }
+
+  private void write(String line) {
+    try {
+      toGdb.write(line.getBytes(StandardCharsets.UTF_8));
+      toGdb.flush();
+      options.transcript().accept(GdbOptions.COMMAND_PREFIX + line.stripTrailing());
+    } catch (IOException e) {
+      // gdb is gone; the reader sees the end of its output and fails what is pending.
+      log.debug("write to gdb failed: {}", e.getMessage());
+    }
+  }
+
+  private void readMi() {
+    LineAssembler lines = new LineAssembler(this::onLine);
+    byte[] buffer = new byte[16384];
+    try (InputStream in = gdb.getInputStream()) {
+      int n;
+      while ((n = in.read(buffer)) >= 0) {
+        lines.feed(buffer, 0, n);
+      }
+    } catch (IOException e) {
+      log.debug("reading gdb's output ended: {}", e.getMessage());
+    }
+    onEnd();
+  }
+
+  private void readStderr() {
+    LineAssembler lines =
+        new LineAssembler(
+            line -> {
+              String text = new String(line, StandardCharsets.UTF_8);
+              log.debug("gdb {} stderr: {}", gdb.pid(), text);
+              synchronized (stderrTail) {
+                if (stderrTail.size() == STDERR_TAIL_LINES) {
+                  stderrTail.removeFirst();
+                }
+                stderrTail.addLast(text);
+              }
+            });
+    byte[] buffer = new byte[4096];
+    try (InputStream in = gdb.getErrorStream()) {
+      int n;
+      while ((n = in.read(buffer)) >= 0) {
+        lines.feed(buffer, 0, n);
+      }
+    } catch (IOException e) {
+      log.debug("reading gdb's stderr ended: {}", e.getMessage());
+    }
+  }
+
+  private void onLine(byte[] line) {
+    options.transcript().accept(new String(line, StandardCharsets.UTF_8));
+    if (line.length == 0) {
+      return; // not MI, but says nothing either
+    }
+    MiRecord record;
+    try {
+      record = MiParser.parse(line);
+    } catch (MiParseException e) {
+      log.warn("gdb {} wrote a line that is not GDB/MI: {}", gdb.pid(), e.getMessage());
+      deliver(() -> listener.onParseError(e));
+      return;
+    }
+    if (record instanceof MiResultRecord r) {
+      onResult(r);
+    } else if (record instanceof MiStreamRecord s) {
+      onStream(s);
+    } else if (record instanceof MiAsyncRecord a) {
+      onAsync(a);
+    }
+  }
+
+  private void onResult(MiResultRecord r) {
+    Pending p;
+    synchronized (pending) {
+      p = pending.peekFirst();
+      if (p == null || !r.hasToken() || p.token != r.token()) {
+        p = findAndRemove(r);
+      } else {
+        pending.removeFirst();
+      }
+    }
+    if (p == null) {
+      log.warn("gdb {} answered a command it was not sent: {}", gdb.pid(), r);
+      return;
+    }
+    Pending done = p;
+    deliver(() -> complete(done, r));
+  }
+
+  private Pending findAndRemove(MiResultRecord r) {
+    if (!r.hasToken()) {
+      return null;
+    }
+    for (var it = pending.iterator(); it.hasNext(); ) {
+      Pending p = it.next();
+      if (p.token == r.token()) {
+        it.remove();
+        return p;
+      }
+    }
+    return null;
+  }
+
+  private static void complete(Pending p, MiResultRecord r) {
+    if (r.resultClass() == MiResultClass.ERROR) {
+      String msg = r.results().optString("msg").orElse("gdb reported an error without a message");
+      p.reply.completeExceptionally(new DebuggerException(msg));
+    } else {
+      p.reply.complete(new MiReply(r.resultClass(), r.results(), p.console.toString()));
+    }
+  }
+
+  private void onStream(MiStreamRecord s) {
+    if (s.kind() != MiStreamKind.LOG) {
+      synchronized (pending) {
+        Pending head = pending.peekFirst();
+        if (head != null) {
+          head.console.append(s.text());
+          return;
+        }
+      }
+    }
+    deliver(() -> listener.onStream(s));
+  }
+
+  private void onAsync(MiAsyncRecord a) {
+    if (a.kind() == MiAsyncKind.NOTIFY && a.asyncClass().equals("thread-group-started")) {
+      a.results().optString("pid").ifPresent(pid -> inferiorPid = Long.parseLong(pid));
+    } else if (a.kind() == MiAsyncKind.NOTIFY && a.asyncClass().equals("thread-group-exited")) {
+      inferiorPid = -1;
+    }
+    deliver(() -> listener.onAsync(a));
+  }
+
+  private void onEnd() {
+    try {
+      gdb.waitFor(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    killInferior();
+    deathReason = describeEnd();
+    if (!closing) {
+      log.warn(deathReason);
+    }
+    List<Pending> failed;
+    synchronized (pending) {
+      dead = true;
+      failed = new ArrayList<>(pending);
+      pending.clear();
+    }
+    String message = deadMessage();
+    deliver(
+        () -> {
+          failed.forEach(p -> p.reply.completeExceptionally(new DebuggerException(message)));
+          listener.onGdbExit(message);
+        });
+    deliver(
+        () -> {
+          LIVE.remove(this);
+          pty.close();
+          exited.complete(null);
+        });
+    writer.shutdown();
+    delivery.shutdown();
+  }
+
+  private String describeEnd() {
+    String how = gdb.isAlive() ? "stopped answering" : "exited with code " + gdb.exitValue();
+    String tail;
+    synchronized (stderrTail) {
+      tail = String.join("\n", stderrTail);
+    }
+    return "gdb " + gdb.pid() + " " + how + (tail.isBlank() ? "" : ": " + tail);
+  }
+
+  private String deadMessage() {
+    return closing ? "gdb was closed" : (deathReason.isEmpty() ? "gdb ended" : deathReason);
+  }
+
+  /** Runs a task on the delivery thread, in order; after gdb's end has been delivered, drops it. */
+  private void deliver(Runnable task) {
+    try {
+      delivery.execute(task);
+    } catch (RejectedExecutionException e) {
+      log.debug("dropped an event after gdb {} ended", gdb.pid());
+    }
+  }
+
+  private void killInferior() {
+    long pid = inferiorPid;
+    if (pid > 0) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  private static void killAllLive() {
+    for (GdbDriver d : LIVE) {
+      d.killInferior();
+      d.gdb.destroyForcibly();
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}
