@@ -522,17 +522,23 @@ public final class GdbDebugger implements Debugger {
                   .map(f -> GdbResults.frame(GdbResults.asTuple(f)))
                   .orElse(Frame.UNKNOWN);
           int thread = t.optString("thread-id").map(Integer::parseInt).orElse(0);
-          int bkpt =
-              t.optString("bkptno")
-                  .map(Integer::parseInt)
-                  .or(
-                      () ->
-                          t.get("wpt")
-                              .map(w -> Integer.parseInt(GdbResults.asTuple(w).string("number"))))
-                  .orElse(0);
+          int bkpt = t.optString("bkptno").map(Integer::parseInt).orElse(watchpoint(t));
           emit(new DebugEvent.Stopped(why, signal, frame, thread, bkpt));
         }
       }
+    }
+
+    /**
+     * The number of the watchpoint a stop triggered: {@code wpt}, {@code hw-rwpt} or {@code
+     * hw-awpt}.
+     */
+    private static int watchpoint(MiTuple stop) {
+      for (String key : List.of("wpt", "hw-rwpt", "hw-awpt")) {
+        if (stop.get(key).isPresent()) {
+          return Integer.parseInt(GdbResults.asTuple(stop.get(key).get()).string("number"));
+        }
+      }
+      return 0;
     }
 
     private void exited(DebugEvent.Exited e) {
