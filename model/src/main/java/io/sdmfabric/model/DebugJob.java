@@ -1,0 +1,263 @@
+package io.sdmfabric.model;
+
+import io.sdmfabric.model.internal.ListenerList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.roaringbitmap.RoaringBitmap;
+
+/**
+ * The runtime model of one debug job: its state, its compute nodes by name and its processes by
+ * rank. The session owns it and updates it from the events that come up the tree; front-ends read
+ * it and listen to it.
+ *
+ * <p>Built for a million ranks: processes are held in an array indexed by rank (so memory grows
+ * with the highest rank, which for MPI is the job size minus one), the job keeps a rank set per
+ * {@link ProcessState} so that {@link #ranksIn} costs no scan, and bulk operations ({@link
+ * #addProcesses}, {@link #setProcessStates}) produce one event for the job's child listeners
+ * instead of one per rank.
+ *
+ * <p>A new job is {@link JobState#PENDING}, a new process {@link ProcessState#STARTING}, a new node
+ * {@link NodeState#UNKNOWN}. The job's state is never derived from its processes; the session sets
+ * it. Threading follows {@link ModelElement}: confined to one owner, no locks.
+ */
+public final class DebugJob extends ModelElement<JobState> {
+
+  private final String id;
+  private final Map<String, ComputeNode> nodes = new LinkedHashMap<>();
+  private final Map<String, RoaringBitmap> ranksByNode = new LinkedHashMap<>();
+  private final RoaringBitmap allRanks = new RoaringBitmap();
+  private final EnumMap<ProcessState, RoaringBitmap> ranksByState =
+      new EnumMap<>(ProcessState.class);
+  private final ListenerList childListeners = new ListenerList();
+  private DebugProcess[] processes = new DebugProcess[0];
+
+  /**
+   * A job without nodes or processes, in state {@link JobState#PENDING}.
+   *
+   * @param id unique among the session's jobs; not blank, and without {@code /}, which separates
+   *     the job id from the child part in the ids of processes and nodes
+   */
+  public DebugJob(String id) {
+    super(JobState.PENDING);
+    Objects.requireNonNull(id, "id");
+    if (id.isBlank() || id.indexOf('/') >= 0) {
+      throw new IllegalArgumentException(
+          "job id must be non-blank and without '/': \"" + id + "\"");
+    }
+    this.id = id;
+    for (ProcessState state : ProcessState.values()) {
+      ranksByState.put(state, new RoaringBitmap());
+    }
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  /**
+   * Adds a compute node in state {@link NodeState#UNKNOWN} and tells the child listeners.
+   *
+   * @throws IllegalArgumentException if the name is blank or already taken
+   */
+  public ComputeNode addNode(String name) {
+    Objects.requireNonNull(name, "name");
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("node name must not be blank");
+    }
+    if (nodes.containsKey(name)) {
+      throw new IllegalArgumentException("job " + id + " already has node " + name);
+    }
+    ComputeNode node = new ComputeNode(this, name);
+    nodes.put(name, node);
+    ranksByNode.put(name, new RoaringBitmap());
+    childListeners.fire(new ModelEvent.ChildAdded(this, node));
+    return node;
+  }
+
+  public Optional<ComputeNode> node(String name) {
+    Objects.requireNonNull(name, "name");
+    return Optional.ofNullable(nodes.get(name));
+  }
+
+  /** The nodes in the order they were added; a snapshot. */
+  public List<ComputeNode> nodes() {
+    return List.copyOf(nodes.values());
+  }
+
+  /**
+   * Adds the process of {@code rank}, running on the existing node {@code nodeName}, in state
+   * {@link ProcessState#STARTING}, and tells the child listeners with {@link
+   * ModelEvent.ChildAdded}.
+   *
+   * @throws IllegalArgumentException if the rank is negative or taken, or the node unknown
+   */
+  public DebugProcess addProcess(int rank, String nodeName) {
+    addProcesses(nodeName, RankSet.of(rank), false);
+    DebugProcess process = processes[rank];
+    childListeners.fire(new ModelEvent.ChildAdded(this, process));
+    return process;
+  }
+
+  /**
+   * Adds the processes of {@code ranks}, all running on the existing node {@code nodeName}, in
+   * state {@link ProcessState#STARTING}, and tells the child listeners with one {@link
+   * ModelEvent.ProcessesAdded}. Adds nothing if any rank is already taken.
+   *
+   * @throws IllegalArgumentException if a rank is taken or the node unknown
+   */
+  public void addProcesses(String nodeName, RankSet ranks) {
+    addProcesses(nodeName, ranks, true);
+  }
+
+  private void addProcesses(String nodeName, RankSet ranks, boolean fireBulk) {
+    Objects.requireNonNull(nodeName, "nodeName");
+    Objects.requireNonNull(ranks, "ranks");
+    RoaringBitmap onNode = ranksByNode.get(nodeName);
+    if (onNode == null) {
+      throw new IllegalArgumentException("job " + id + " has no node " + nodeName);
+    }
+    if (RoaringBitmap.intersects(allRanks, ranks.bitmap())) {
+      RankSet taken = RankSet.adopt(RoaringBitmap.and(allRanks, ranks.bitmap()));
+      throw new IllegalArgumentException("job " + id + " already has processes for ranks " + taken);
+    }
+    if (ranks.isEmpty()) {
+      return;
+    }
+    int needed = ranks.last() + 1;
+    if (needed > processes.length) {
+      // Doubling keeps one-by-one registration of N ranks linear overall.
+      int capacity = (int) Math.min(Integer.MAX_VALUE, Math.max(needed, 2L * processes.length));
+      processes = Arrays.copyOf(processes, capacity);
+    }
+    ranks.forEach(rank -> processes[rank] = new DebugProcess(this, rank, nodeName));
+    allRanks.or(ranks.bitmap());
+    onNode.or(ranks.bitmap());
+    ranksByState.get(ProcessState.STARTING).or(ranks.bitmap());
+    if (fireBulk) {
+      childListeners.fire(new ModelEvent.ProcessesAdded(this, nodeName, ranks));
+    }
+  }
+
+  /** The process of {@code rank}, if it was added. */
+  public Optional<DebugProcess> process(int rank) {
+    return rank >= 0 && rank < processes.length
+        ? Optional.ofNullable(processes[rank])
+        : Optional.empty();
+  }
+
+  /** The ranks of all processes. */
+  public RankSet ranks() {
+    return RankSet.copyOf(allRanks);
+  }
+
+  /** The ranks of the processes on node {@code nodeName}; empty for an unknown node. */
+  public RankSet ranksOn(String nodeName) {
+    Objects.requireNonNull(nodeName, "nodeName");
+    RoaringBitmap onNode = ranksByNode.get(nodeName);
+    return onNode == null ? RankSet.empty() : RankSet.copyOf(onNode);
+  }
+
+  /** The ranks of the processes now in {@code state}; costs no scan of the processes. */
+  public RankSet ranksIn(ProcessState state) {
+    Objects.requireNonNull(state, "state");
+    return RankSet.copyOf(ranksByState.get(state));
+  }
+
+  /**
+   * Moves the processes of {@code ranks} to {@code to}, all or none. Ranks already in {@code to}
+   * stay as they are. After every state is updated, the processes' own listeners receive one {@link
+   * ModelEvent.StateChanged} each (only processes that have listeners, so the cost stays linear in
+   * the ranks and small), then the job's child listeners receive one {@link
+   * ModelEvent.ProcessStatesChanged}.
+   *
+   * @return the ranks whose state changed
+   * @throws IllegalArgumentException if a rank has no process; nothing changes
+   * @throws IllegalStateTransitionException if any rank's state cannot move to {@code to}, naming
+   *     those ranks and their state; nothing changes
+   */
+  public RankSet setProcessStates(RankSet ranks, ProcessState to) {
+    Objects.requireNonNull(ranks, "ranks");
+    Objects.requireNonNull(to, "to");
+    RankSet missing = RankSet.adopt(RoaringBitmap.andNot(ranks.bitmap(), allRanks));
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException("job " + id + " has no processes for ranks " + missing);
+    }
+    // Validate per state group, not per rank: at most seven bitmap intersections.
+    Map<ProcessState, RankSet> from = new EnumMap<>(ProcessState.class);
+    for (ProcessState state : ProcessState.values()) {
+      if (state == to) {
+        continue;
+      }
+      RankSet inState = RankSet.adopt(RoaringBitmap.and(ranksByState.get(state), ranks.bitmap()));
+      if (inState.isEmpty()) {
+        continue;
+      }
+      if (!state.canMoveTo(to)) {
+        throw new IllegalStateTransitionException(id + " ranks " + abbreviate(inState), state, to);
+      }
+      from.put(state, inState);
+    }
+    if (from.isEmpty()) {
+      return RankSet.empty();
+    }
+    RankSet.Builder changed = RankSet.builder();
+    RoaringBitmap target = ranksByState.get(to);
+    for (Map.Entry<ProcessState, RankSet> group : from.entrySet()) {
+      RankSet part = group.getValue();
+      ranksByState.get(group.getKey()).andNot(part.bitmap());
+      target.or(part.bitmap());
+      part.forEach(rank -> processes[rank].state = to);
+      changed.addAll(part);
+    }
+    for (Map.Entry<ProcessState, RankSet> group : from.entrySet()) {
+      ProcessState previous = group.getKey();
+      group
+          .getValue()
+          .forEach(
+              rank -> {
+                DebugProcess process = processes[rank];
+                if (process.hasListeners()) {
+                  process.fire(new ModelEvent.StateChanged<>(process, previous, to));
+                }
+              });
+    }
+    childListeners.fire(new ModelEvent.ProcessStatesChanged(this, from, to));
+    return changed.build();
+  }
+
+  /** Keeps exception messages bounded for sparse sets of a million ranks. */
+  private static String abbreviate(RankSet ranks) {
+    String text = ranks.toString();
+    return text.length() <= 200 ? text : text.substring(0, 197) + "...";
+  }
+
+  /**
+   * Registers {@code listener} for changes to this job's children (processes and nodes added, their
+   * state changes); registering the same listener twice has no further effect. The job's own
+   * changes go to {@link #addListener} listeners instead. See {@link ModelListener} for delivery.
+   */
+  public void addChildListener(ModelListener listener) {
+    childListeners.add(listener);
+  }
+
+  /** Unregisters a child listener; returns whether it was registered. */
+  public boolean removeChildListener(ModelListener listener) {
+    return childListeners.remove(listener);
+  }
+
+  /** Keeps the per-state rank sets in step with single-process transitions. */
+  void processStateChanged(int rank, ProcessState from, ProcessState to) {
+    ranksByState.get(from).remove(rank);
+    ranksByState.get(to).add(rank);
+  }
+
+  void fireToChildListeners(ModelEvent event) {
+    childListeners.fire(event);
+  }
+}

@@ -1,0 +1,85 @@
+package io.sdmfabric.model;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A change in the runtime model, delivered to {@link ModelListener}s after it happened.
+ *
+ * <p>Element listeners receive {@link StateChanged} and {@link AttributeChanged} for their element.
+ * A job's child listeners receive {@link ChildAdded} and {@link ProcessesAdded} when processes or
+ * nodes join, {@link StateChanged} when one child changes state, and a single {@link
+ * ProcessStatesChanged} for a bulk change of many processes (see {@link
+ * DebugJob#setProcessStates}), so that a million ranks stopping at a breakpoint is one event, not a
+ * million.
+ */
+public sealed interface ModelEvent {
+
+  /**
+   * {@code element} moved from {@code from} to {@code to}; never fired when both are equal.
+   *
+   * @param <S> the element's state type
+   */
+  record StateChanged<S extends Enum<S> & ElementState<S>>(ModelElement<S> element, S from, S to)
+      implements ModelEvent {
+    public StateChanged {
+      Objects.requireNonNull(element, "element");
+      Objects.requireNonNull(from, "from");
+      Objects.requireNonNull(to, "to");
+    }
+  }
+
+  /**
+   * Attribute {@code definition} of {@code element} changed from {@code oldValue} (its default if
+   * it was unset) to {@code newValue}; never fired when the value stays equal.
+   *
+   * @param <T> the attribute's value type
+   */
+  record AttributeChanged<T>(
+      ModelElement<?> element, AttributeDefinition<T> definition, T oldValue, T newValue)
+      implements ModelEvent {
+    public AttributeChanged {
+      Objects.requireNonNull(element, "element");
+      Objects.requireNonNull(definition, "definition");
+      Objects.requireNonNull(oldValue, "oldValue");
+      Objects.requireNonNull(newValue, "newValue");
+    }
+  }
+
+  /** One process or node was added to {@code job}. */
+  record ChildAdded(DebugJob job, ModelElement<?> child) implements ModelEvent {
+    public ChildAdded {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(child, "child");
+    }
+  }
+
+  /** The processes of {@code ranks}, all on node {@code nodeName}, were added to {@code job}. */
+  record ProcessesAdded(DebugJob job, String nodeName, RankSet ranks) implements ModelEvent {
+    public ProcessesAdded {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(nodeName, "nodeName");
+      Objects.requireNonNull(ranks, "ranks");
+    }
+  }
+
+  /**
+   * Many processes of {@code job} moved to {@code to} at once. {@code from} maps each previous
+   * state to the ranks that were in it; ranks that already were in {@code to} are not included.
+   */
+  record ProcessStatesChanged(DebugJob job, Map<ProcessState, RankSet> from, ProcessState to)
+      implements ModelEvent {
+    public ProcessStatesChanged {
+      Objects.requireNonNull(job, "job");
+      from = Map.copyOf(from);
+      Objects.requireNonNull(to, "to");
+    }
+
+    /** Every rank that changed state. */
+    public RankSet ranks() {
+      RankSet.Builder all = RankSet.builder();
+      from.values().forEach(all::addAll);
+      return all.build();
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package io.sdmfabric.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+class AttributeTest {
+
+  private static final AttributeDefinition<Long> BYTES =
+      new AttributeDefinition<>("bytes", Long.class, "Bytes", "", 0L);
+
+  @Test
+  void definitionRejectsBlankIdsAndNames() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new AttributeDefinition<>(" ", String.class, "Name", "", ""));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new AttributeDefinition<>("id", String.class, "", "", ""));
+  }
+
+  @Test
+  void definitionRejectsNullComponents() {
+    assertThrows(
+        NullPointerException.class,
+        () -> new AttributeDefinition<>(null, String.class, "Name", "", ""));
+    assertThrows(
+        NullPointerException.class, () -> new AttributeDefinition<>("id", null, "Name", "", ""));
+    assertThrows(
+        NullPointerException.class,
+        () -> new AttributeDefinition<>("id", String.class, "Name", null, ""));
+    assertThrows(
+        NullPointerException.class,
+        () -> new AttributeDefinition<String>("id", String.class, "Name", "", null));
+  }
+
+  @Test
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  void definitionRejectsADefaultOfTheWrongType() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new AttributeDefinition("id", Integer.class, "Name", "", "five"));
+    assertTrue(e.getMessage().contains("java.lang.String"), e.getMessage());
+  }
+
+  @Test
+  void definitionRejectsPrimitiveTypes() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new AttributeDefinition<>("id", int.class, "Name", "", 1));
+  }
+
+  @Test
+  void unsetAttributeReadsAsItsDefault() {
+    DebugProcess process = newProcess();
+    assertEquals(-1, process.attribute(Attributes.PID));
+    assertEquals("", process.attribute(Attributes.EXECUTABLE));
+    assertFalse(process.hasAttribute(Attributes.PID));
+    assertEquals(OptionalInt.empty(), process.pid());
+    assertEquals(Map.of(), process.attributes());
+  }
+
+  @Test
+  void setAttributeIsReadBackTyped() {
+    DebugProcess process = newProcess();
+    process.setAttribute(Attributes.PID, 4242);
+    process.setAttribute(BYTES, 1L << 40);
+    int pid = process.attribute(Attributes.PID);
+    assertEquals(4242, pid);
+    assertEquals(1L << 40, process.attribute(BYTES));
+    assertEquals(OptionalInt.of(4242), process.pid());
+    assertEquals(List.of(Attributes.PID, BYTES), new ArrayList<>(process.attributes().keySet()));
+  }
+
+  @Test
+  void settingTheDefaultValueStillCountsAsSet() {
+    DebugProcess process = newProcess();
+    process.setAttribute(Attributes.EXIT_CODE, -1);
+    assertTrue(process.hasAttribute(Attributes.EXIT_CODE));
+  }
+
+  @Test
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  void setAttributeRejectsAValueOfTheWrongTypeFromRawCallers() {
+    DebugProcess process = newProcess();
+    AttributeDefinition raw = Attributes.PID;
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> process.setAttribute(raw, "4242"));
+    assertTrue(e.getMessage().contains("pid"), e.getMessage());
+    assertFalse(process.hasAttribute(Attributes.PID));
+  }
+
+  @Test
+  void setAttributeRejectsNull() {
+    DebugProcess process = newProcess();
+    assertThrows(NullPointerException.class, () -> process.setAttribute(Attributes.HOST, null));
+  }
+
+  @Test
+  void attributesSnapshotIsReadOnlyAndDetached() {
+    DebugJob job = new DebugJob("j");
+    job.setAttribute(Attributes.WORKING_DIRECTORY, "/tmp");
+    Map<AttributeDefinition<?>, Object> snapshot = job.attributes();
+    job.setAttribute(Attributes.EXECUTABLE, "/bin/app");
+    assertEquals(Map.of(Attributes.WORKING_DIRECTORY, "/tmp"), snapshot);
+    assertThrows(UnsupportedOperationException.class, () -> snapshot.put(BYTES, 1L));
+  }
+
+  @Test
+  void standardDefinitionsHaveDistinctIds() {
+    List<AttributeDefinition<?>> all =
+        List.of(
+            Attributes.PID,
+            Attributes.EXECUTABLE,
+            Attributes.WORKING_DIRECTORY,
+            Attributes.EXIT_CODE,
+            Attributes.SIGNAL_NAME,
+            Attributes.LOCATION,
+            Attributes.HOST);
+    assertEquals(all.size(), all.stream().map(AttributeDefinition::id).distinct().count());
+  }
+
+  private static DebugProcess newProcess() {
+    DebugJob job = new DebugJob("j");
+    job.addNode("n");
+    return job.addProcess(0, "n");
+  }
+}
