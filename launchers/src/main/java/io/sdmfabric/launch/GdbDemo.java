@@ -1,5 +1,6 @@
 package io.sdmfabric.launch;
 
+import io.sdmfabric.gdbmi.CProgram;
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.DebugEvent;
@@ -7,7 +8,6 @@ import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.Value;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,7 +42,7 @@ final class GdbDemo {
           });
       gdb.load(LaunchSpec.of(program.toString())).get(30, TimeUnit.SECONDS);
       var bp = gdb.insertBreakpoint(BreakpointSpec.at("demo.c:13")).get(30, TimeUnit.SECONDS);
-      out.printf("breakpoint %d at %s%n", bp.id(), bp.location());
+      out.printf("breakpoint %d: %s%n", bp.id(), bp.location());
       gdb.run().get(30, TimeUnit.SECONDS);
       while (true) {
         DebugEvent e = events.poll(30, TimeUnit.SECONDS);
@@ -68,23 +68,12 @@ final class GdbDemo {
     }
   }
 
-  private static Path build() throws IOException, InterruptedException {
+  private static Path build() throws IOException {
     Path dir = Files.createTempDirectory("sdm-demo");
-    dir.toFile().deleteOnExit();
-    Path source = dir.resolve("demo.c");
-    try (InputStream in = GdbDemo.class.getResourceAsStream("/demo/demo.c")) {
-      Files.copy(in, source);
+    Path binary = CProgram.build("/demo/demo.c", dir, "demo", true);
+    for (Path p : new Path[] {dir, dir.resolve("demo.c"), binary}) {
+      p.toFile().deleteOnExit();
     }
-    Path binary = dir.resolve("demo");
-    Process gcc =
-        new ProcessBuilder("gcc", "-g", "-O0", "-o", binary.toString(), source.toString())
-            .inheritIO()
-            .start();
-    if (gcc.waitFor() != 0) {
-      throw new IOException("gcc could not build the demo program");
-    }
-    source.toFile().deleteOnExit();
-    binary.toFile().deleteOnExit();
     return binary;
   }
 }
