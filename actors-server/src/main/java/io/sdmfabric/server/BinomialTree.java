@@ -63,6 +63,17 @@ public final class BinomialTree {
     return size == 1 ? 0 : 32 - Integer.numberOfLeadingZeros(size - 1);
   }
 
+  /**
+   * The height of the subtree {@code [node, end)}: the longest path from its root down, in edges
+   * ({@code ceil(log2(end - node))}; 0 for a leaf).
+   */
+  public static int height(int node, int end) {
+    if (end <= node) {
+      throw new IllegalArgumentException("empty subtree [" + node + ", " + end + ")");
+    }
+    return depth(end - node);
+  }
+
   private static void checkNode(int node, int size) {
     if (node < 0 || node >= size) {
       throw new IllegalArgumentException("node " + node + " is not in a tree of " + size);

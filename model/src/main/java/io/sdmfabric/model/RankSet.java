@@ -358,6 +358,12 @@ public final class RankSet {
     return RoaringBitmap.intersects(bits, other.bits);
   }
 
+  /** The number of ranks in both sets, without computing the intersection. */
+  public int intersectionSize(RankSet other) {
+    Objects.requireNonNull(other, "other");
+    return (int) Math.min(RoaringBitmap.andCardinality(bits, other.bits), Integer.MAX_VALUE);
+  }
+
   /** Whether {@code rank} is in the set; always false for a negative argument. */
   public boolean contains(int rank) {
     return rank >= 0 && bits.contains(rank);

@@ -1,0 +1,166 @@
+package io.sdmfabric.master;
+
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.RankBackend;
+import io.sdmfabric.server.ReplyGroup;
+import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.EventBody;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.IntFunction;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * One debug session of N ranks: the master. It numbers the commands front-ends submit, sends them
+ * into the tree through its root node, tracks which ranks each still waits for, and tells the
+ * submitter every merged reply and the completion. Unsolicited events and lost ranks go to every
+ * subscriber.
+ */
+public final class Session extends AbstractBehavior<Session.Command> {
+
+  /** Everything a session accepts. */
+  public sealed interface Command permits Submit, Subscribe, Unsubscribe, FromTree {}
+
+  /**
+   * Runs a command on {@code dest}; {@code replyTo} gets {@link SessionEvent.Accepted} or {@link
+   * SessionEvent.Rejected}, then the replies and {@link SessionEvent.Completed}.
+   *
+   * @param timeout how long each tree node waits before passing on partial replies; zero waits for
+   *     all
+   */
+  public record Submit(
+      CommandBody body, RankSet dest, Duration timeout, ActorRef<SessionEvent> replyTo)
+      implements Command, NoSerializationVerificationNeeded {
+    public Submit {
+      Objects.requireNonNull(body, "body");
+      Objects.requireNonNull(dest, "dest");
+      Objects.requireNonNull(timeout, "timeout");
+      Objects.requireNonNull(replyTo, "replyTo");
+    }
+  }
+
+  /** Sends unsolicited events and lost ranks to {@code listener} from now on. */
+  public record Subscribe(ActorRef<SessionEvent> listener)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /** Stops sending to {@code listener}. */
+  public record Unsubscribe(ActorRef<SessionEvent> listener)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  private record FromTree(ServerNode.Up message)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  private final int size;
+  private final ActorRef<ServerNode.Command> root;
+  private final CommandTracker tracker = new CommandTracker();
+  private final List<ActorRef<SessionEvent>> subscribers = new ArrayList<>();
+  private final EventBody lostBody = Protos.error(ServerNode.RANK_LOST);
+  private long nextId = 1;
+  private RankSet lost = RankSet.empty();
+
+  private Session(
+      ActorContext<Command> context,
+      int size,
+      FabricConfig config,
+      IntFunction<RankBackend> backends) {
+    super(context);
+    this.size = size;
+    ActorRef<ServerNode.Up> up = context.messageAdapter(ServerNode.Up.class, FromTree::new);
+    this.root = context.spawn(ServerNode.embedded(config, 0, size + 1, backends, up), "tree");
+  }
+
+  /**
+   * A session whose tree of {@code size} ranks lives in this JVM, each rank's backend made by
+   * {@code backends} (called in the rank's actor).
+   */
+  public static Behavior<Command> embedded(
+      int size, FabricConfig config, IntFunction<RankBackend> backends) {
+    if (size < 1) {
+      throw new IllegalArgumentException("a session needs at least one rank: " + size);
+    }
+    return Behaviors.setup(context -> new Session(context, size, config, backends));
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Submit.class, this::onSubmit)
+        .onMessage(Subscribe.class, this::onSubscribe)
+        .onMessage(Unsubscribe.class, this::onUnsubscribe)
+        .onMessage(FromTree.class, this::onFromTree)
+        .build();
+  }
+
+  private Behavior<Command> onSubmit(Submit submit) {
+    RankSet dest = submit.dest();
+    if (dest.isEmpty()) {
+      submit.replyTo().tell(new SessionEvent.Rejected(submit.body(), "no ranks selected"));
+      return this;
+    }
+    if (dest.last() >= size) {
+      submit
+          .replyTo()
+          .tell(
+              new SessionEvent.Rejected(
+                  submit.body(),
+                  "rank " + dest.last() + " is out of range: the job has ranks 0-" + (size - 1)));
+      return this;
+    }
+    long id = nextId++;
+    ActorRef<SessionEvent> replyTo = submit.replyTo();
+    submit.replyTo().tell(new SessionEvent.Accepted(id, dest, submit.body()));
+    tracker.open(id, dest, replyTo::tell);
+    root.tell(new ServerNode.Execute(id, dest, submit.timeout().toMillis(), submit.body()));
+    RankSet alreadyLost = dest.intersect(lost);
+    if (!alreadyLost.isEmpty()) {
+      tracker.reply(id, alreadyLost, lostBody);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onSubscribe(Subscribe s) {
+    subscribers.add(s.listener());
+    return this;
+  }
+
+  private Behavior<Command> onUnsubscribe(Unsubscribe u) {
+    subscribers.remove(u.listener());
+    return this;
+  }
+
+  private Behavior<Command> onFromTree(FromTree message) {
+    ServerNode.Up up = message.message();
+    if (up instanceof ServerNode.Replies replies) {
+      for (ReplyGroup g : replies.groups()) {
+        tracker.reply(replies.id(), g.ranks(), CanonicalBytes.eventBody(g.body()));
+      }
+    } else if (up instanceof ServerNode.Events events) {
+      for (ReplyGroup g : events.groups()) {
+        publish(new SessionEvent.Unsolicited(g.ranks(), CanonicalBytes.eventBody(g.body())));
+      }
+    } else if (up instanceof ServerNode.RanksLost ranksLost) {
+      lost = lost.union(ranksLost.ranks());
+      tracker.lose(ranksLost.ranks(), lostBody);
+      publish(new SessionEvent.RanksLost(ranksLost.ranks()));
+    }
+    return this;
+  }
+
+  private void publish(SessionEvent event) {
+    for (ActorRef<SessionEvent> s : subscribers) {
+      s.tell(event);
+    }
+  }
+}

@@ -1,0 +1,488 @@
+package io.sdmfabric.server;
+
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.EventBody;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.IntFunction;
+import org.apache.pekko.actor.Cancellable;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * One node of the binomial tree (see {@link BinomialTree}): node {@code r + 1} serves rank {@code
+ * r} through its {@link RankBackend}; node 0, the root under the master, serves none.
+ *
+ * <p>A command ({@link Execute}) goes on to each child whose subtree intersects its destination,
+ * runs here if this node's rank is in it, and opens one pending aggregation that expects a reply
+ * from every destination rank of the subtree. Replies are merged by body ({@link ReplyMerger}) and
+ * go to the parent as one {@link Replies} when all have come, or, for a command with a timeout,
+ * when the timeout expires (a partial flush: later replies follow on their own). Each pending
+ * command has its own timer. A child that stops (its actor system or JVM gone) turns the
+ * destination ranks it still owes into {@code rank lost} errors, and is reported upward ({@link
+ * RanksLost}), so that no command waits for it.
+ *
+ * <p>Unsolicited events (stops, exits, output) are merged the same way within a window ({@link
+ * FabricConfig#eventWindow()}) that counts from when the first of them was reported, plus a tenth
+ * of it per tree level for siblings' batches to meet: the latency is about one window, where the C
+ * SDM waited a whole window at every level.
+ */
+public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
+
+  /** Everything a server node accepts. */
+  public sealed interface Command
+      permits Attach, Execute, Up, LocalReply, LocalEvent, FlushCommand, FlushEvents, ChildLost {}
+
+  /** What travels up the tree, to a parent node or to the master. */
+  public sealed interface Up extends Command permits Replies, Events, RanksLost {}
+
+  /**
+   * Wires a node into the tree when its children live elsewhere (other JVMs): its parent and its
+   * routing slice, the children of its own subtree and nothing more.
+   */
+  public record Attach(ActorRef<Up> parent, List<ChildLink> children) implements Command {
+    public Attach {
+      Objects.requireNonNull(parent, "parent");
+      children = List.copyOf(children);
+    }
+  }
+
+  /**
+   * A command for the ranks in {@code dest}.
+   *
+   * @param id the master's number for it, unique in the session
+   * @param dest the ranks that run it
+   * @param timeoutMs how long each node waits for its subtree before a partial flush; 0 waits for
+   *     all
+   * @param body the command
+   */
+  public record Execute(long id, RankSet dest, long timeoutMs, CommandBody body)
+      implements Command {
+    public Execute {
+      Objects.requireNonNull(dest, "dest");
+      Objects.requireNonNull(body, "body");
+      if (timeoutMs < 0) {
+        throw new IllegalArgumentException("timeoutMs must be >= 0: " + timeoutMs);
+      }
+    }
+  }
+
+  /** Merged replies to command {@code id} from some of the subtree's ranks. */
+  public record Replies(long id, List<ReplyGroup> groups) implements Up {
+    public Replies {
+      groups = List.copyOf(groups);
+    }
+  }
+
+  /** Merged unsolicited events, held so far for {@code heldMs} below this point. */
+  public record Events(List<ReplyGroup> groups, long heldMs) implements Up {
+    public Events {
+      groups = List.copyOf(groups);
+    }
+  }
+
+  /** Ranks whose servers are gone. */
+  public record RanksLost(RankSet ranks) implements Up {
+    public RanksLost {
+      Objects.requireNonNull(ranks, "ranks");
+    }
+  }
+
+  private record LocalReply(long id, EventBody body)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  private record LocalEvent(EventBody body) implements Command, NoSerializationVerificationNeeded {}
+
+  private record FlushCommand(long id) implements Command, NoSerializationVerificationNeeded {}
+
+  private enum FlushEvents implements Command, NoSerializationVerificationNeeded {
+    INSTANCE
+  }
+
+  private record ChildLost(ChildLink child) implements Command, NoSerializationVerificationNeeded {}
+
+  /** The reply body of a rank whose server is gone. */
+  public static final String RANK_LOST = "rank lost";
+
+  private static final class Pending {
+    final RankSet dest;
+    final ReplyMerger merger;
+    int remaining;
+    Cancellable timer;
+
+    Pending(RankSet dest, ReplyMerger merger, int remaining) {
+      this.dest = dest;
+      this.merger = merger;
+      this.remaining = remaining;
+    }
+  }
+
+  private final FabricConfig config;
+  private final int rank;
+  private final RankBackend backend;
+  private ActorRef<Up> parent;
+  private final List<ChildLink> children = new ArrayList<>(2);
+  private RankSet lost = RankSet.empty();
+  private Map<Long, Pending> pending;
+  private ReplyMerger events;
+  private long eventsOrigin;
+  private Cancellable eventsTimer;
+  private boolean eventsFlushQueued;
+
+  private ServerNode(
+      ActorContext<Command> context, FabricConfig config, int node, RankBackend backend) {
+    super(context);
+    this.config = config;
+    this.rank = BinomialTree.rank(node);
+    this.backend = backend;
+    if (backend != null) {
+      ActorRef<Command> self = context.getSelf();
+      backend.subscribe(body -> self.tell(new LocalEvent(body)));
+    }
+  }
+
+  /**
+   * A node whose whole subtree lives in this JVM: it spawns its children, and they theirs.
+   *
+   * @param node this node's index; 0 for the root under the master
+   * @param size the tree's size, N + 1
+   * @param backends the backend of each rank (called with the rank, once, in the rank's actor)
+   * @param parent where replies and events go
+   */
+  public static Behavior<Command> embedded(
+      FabricConfig config,
+      int node,
+      int size,
+      IntFunction<RankBackend> backends,
+      ActorRef<Up> parent) {
+    return Behaviors.setup(
+        context -> {
+          ServerNode self =
+              new ServerNode(context, config, node, node == 0 ? null : backends.apply(node - 1));
+          self.parent = parent;
+          for (int child : BinomialTree.children(node, size)) {
+            ActorRef<Command> ref =
+                context.spawn(
+                    embedded(config, child, size, backends, context.getSelf().narrow()),
+                    "n" + child);
+            self.addChild(new ChildLink(ref, child, BinomialTree.subtreeEnd(child, size)));
+          }
+          return self;
+        });
+  }
+
+  /**
+   * A node that waits for {@link Attach} to learn its parent and children, which live in other
+   * JVMs. Commands that arrive before it are kept until then.
+   */
+  public static Behavior<Command> detached(FabricConfig config, int node, RankBackend backend) {
+    return Behaviors.withStash(
+        1024,
+        stash ->
+            Behaviors.setup(
+                context ->
+                    Behaviors.receive(Command.class)
+                        .onMessage(
+                            Attach.class,
+                            attach -> {
+                              ServerNode self = new ServerNode(context, config, node, backend);
+                              self.parent = attach.parent();
+                              attach.children().forEach(self::addChild);
+                              return stash.unstashAll(self);
+                            })
+                        .onAnyMessage(
+                            message -> {
+                              stash.stash(message);
+                              return Behaviors.same();
+                            })
+                        .build()));
+  }
+
+  private void addChild(ChildLink child) {
+    children.add(child);
+    getContext().watchWith(child.ref(), new ChildLost(child));
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Execute.class, this::onExecute)
+        .onMessage(Replies.class, this::onReplies)
+        .onMessage(Events.class, this::onEvents)
+        .onMessage(RanksLost.class, this::onRanksLost)
+        .onMessage(LocalReply.class, this::onLocalReply)
+        .onMessage(LocalEvent.class, this::onLocalEvent)
+        .onMessage(FlushCommand.class, this::onFlushCommand)
+        .onMessage(FlushEvents.class, this::onFlushEvents)
+        .onMessage(ChildLost.class, this::onChildLost)
+        .onMessage(Attach.class, this::onAttach)
+        .onSignal(PostStop.class, this::onPostStop)
+        .build();
+  }
+
+  private Behavior<Command> onExecute(Execute command) {
+    int expected = 0;
+    List<ReplyGroup> lostReplies = null;
+    for (ChildLink child : children) {
+      RankSet ranks = child.ranks();
+      int n = command.dest().intersectionSize(ranks);
+      if (n > 0) {
+        send(child.ref(), command);
+        expected += n;
+      }
+    }
+    if (!lost.isEmpty() && command.dest().intersects(lost)) {
+      lostReplies = List.of(new ReplyGroup(command.dest().intersect(lost), lostBody()));
+    }
+    boolean local = rank >= 0 && command.dest().contains(rank);
+    EventBody ready = null;
+    if (local) {
+      CompletableFuture<EventBody> reply = run(command.body());
+      if (reply.isDone()) {
+        ready = reply.join();
+      } else {
+        getContext().pipeToSelf(reply, (body, error) -> new LocalReply(command.id(), body));
+      }
+    }
+    if (expected == 0 && (ready != null || !local)) {
+      // Nothing to wait for below: answer at once, without a pending aggregation.
+      List<ReplyGroup> groups = new ArrayList<>(2);
+      if (ready != null) {
+        groups.add(new ReplyGroup(RankSet.of(rank), CanonicalBytes.of(ready)));
+      }
+      if (lostReplies != null) {
+        groups.addAll(lostReplies);
+      }
+      if (!groups.isEmpty()) {
+        send(parent, new Replies(command.id(), groups));
+      }
+      return this;
+    }
+    Pending p =
+        new Pending(command.dest(), new ReplyMerger(config.hasher()), expected + (local ? 1 : 0));
+    pending().put(command.id(), p);
+    if (lostReplies != null) {
+      p.merger.addAll(lostReplies);
+    }
+    if (command.timeoutMs() > 0) {
+      p.timer =
+          getContext()
+              .scheduleOnce(
+                  Duration.ofMillis(command.timeoutMs()),
+                  getContext().getSelf(),
+                  new FlushCommand(command.id()));
+    }
+    if (ready != null) {
+      accept(command.id(), p, RankSet.of(rank), CanonicalBytes.of(ready));
+    }
+    return this;
+  }
+
+  /** Runs a command on the backend; a failure becomes an error reply. */
+  private CompletableFuture<EventBody> run(CommandBody body) {
+    CompletionStage<EventBody> stage;
+    try {
+      stage = backend.execute(body);
+    } catch (RuntimeException e) {
+      return CompletableFuture.completedFuture(Protos.error(describe(e)));
+    }
+    return stage
+        .toCompletableFuture()
+        .handle((reply, error) -> error == null ? reply : Protos.error(describe(error)));
+  }
+
+  private static String describe(Throwable error) {
+    Throwable e =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
+  private Behavior<Command> onLocalReply(LocalReply reply) {
+    byte[] body = CanonicalBytes.of(reply.body());
+    Pending p = pending == null ? null : pending.get(reply.id());
+    if (p == null) {
+      send(parent, new Replies(reply.id(), List.of(new ReplyGroup(RankSet.of(rank), body))));
+    } else {
+      accept(reply.id(), p, RankSet.of(rank), body);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onReplies(Replies replies) {
+    Pending p = pending == null ? null : pending.get(replies.id());
+    if (p == null) {
+      // A straggler after a partial flush: it follows on its own.
+      send(parent, replies);
+      return this;
+    }
+    for (ReplyGroup g : replies.groups()) {
+      p.merger.add(g.ranks(), g.body());
+      p.remaining -= g.ranks().size();
+    }
+    if (p.remaining <= 0) {
+      complete(replies.id(), p);
+    }
+    return this;
+  }
+
+  private void accept(long id, Pending p, RankSet ranks, byte[] body) {
+    p.merger.add(ranks, body);
+    p.remaining -= ranks.size();
+    if (p.remaining <= 0) {
+      complete(id, p);
+    }
+  }
+
+  private void complete(long id, Pending p) {
+    pending.remove(id);
+    if (p.timer != null) {
+      p.timer.cancel();
+    }
+    send(parent, new Replies(id, p.merger.drain()));
+  }
+
+  private Behavior<Command> onFlushCommand(FlushCommand flush) {
+    Pending p = pending == null ? null : pending.remove(flush.id());
+    if (p != null && !p.merger.isEmpty()) {
+      send(parent, new Replies(flush.id(), p.merger.drain()));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onChildLost(ChildLost lostChild) {
+    ChildLink child = lostChild.child();
+    children.remove(child);
+    RankSet ranks = child.ranks();
+    lost = lost.union(ranks);
+    getContext().getLog().warn("ranks {} lost: their server stopped", ranks);
+    if (pending != null) {
+      byte[] body = lostBody();
+      for (Map.Entry<Long, Pending> e : new ArrayList<>(pending.entrySet())) {
+        Pending p = e.getValue();
+        RankSet owed = p.dest.intersect(ranks).minus(p.merger.ranks());
+        if (!owed.isEmpty()) {
+          accept(e.getKey(), p, owed, body);
+        }
+      }
+    }
+    send(parent, new RanksLost(ranks));
+    return this;
+  }
+
+  private Behavior<Command> onRanksLost(RanksLost ranksLost) {
+    send(parent, ranksLost);
+    return this;
+  }
+
+  private Behavior<Command> onLocalEvent(LocalEvent event) {
+    addEvents(List.of(new ReplyGroup(RankSet.of(rank), CanonicalBytes.of(event.body()))), 0);
+    return this;
+  }
+
+  private Behavior<Command> onEvents(Events batch) {
+    addEvents(batch.groups(), batch.heldMs());
+    return this;
+  }
+
+  private void addEvents(List<ReplyGroup> groups, long heldMs) {
+    long now = System.currentTimeMillis();
+    if (events == null) {
+      events = new ReplyMerger(config.hasher());
+    }
+    if (events.isEmpty() || now - heldMs < eventsOrigin) {
+      eventsOrigin = now - heldMs;
+    }
+    events.addAll(groups);
+    // One window from the first report, plus a tenth of it per level of this subtree: a child's
+    // batch is due a tenth of a window before its parent's, so events reported together meet.
+    long window = config.eventWindow().toMillis();
+    long wait = eventsOrigin + window + height() * (window / 10) - now;
+    if (wait <= 0) {
+      // Due already: flush after the messages already in the mailbox, which may merge.
+      if (!eventsFlushQueued) {
+        eventsFlushQueued = true;
+        getContext().getSelf().tell(FlushEvents.INSTANCE);
+      }
+    } else if (eventsTimer == null) {
+      eventsTimer =
+          getContext()
+              .scheduleOnce(Duration.ofMillis(wait), getContext().getSelf(), FlushEvents.INSTANCE);
+    }
+  }
+
+  private Behavior<Command> onFlushEvents(FlushEvents flush) {
+    eventsFlushQueued = false;
+    if (eventsTimer != null) {
+      eventsTimer.cancel();
+      eventsTimer = null;
+    }
+    if (events != null && !events.isEmpty()) {
+      long held = System.currentTimeMillis() - eventsOrigin;
+      send(parent, new Events(events.drain(), held));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onAttach(Attach attach) {
+    getContext().getLog().warn("ignoring a second Attach: this node is wired already");
+    return this;
+  }
+
+  private Behavior<Command> onPostStop(PostStop signal) {
+    if (pending != null) {
+      pending
+          .values()
+          .forEach(
+              p -> {
+                if (p.timer != null) {
+                  p.timer.cancel();
+                }
+              });
+    }
+    if (backend != null) {
+      backend.close();
+    }
+    return this;
+  }
+
+  /** The height of this node's subtree, from the children it routes to. */
+  private int height() {
+    int end = rank + 2;
+    for (ChildLink c : children) {
+      end = Math.max(end, c.end());
+    }
+    return BinomialTree.height(rank + 1, end);
+  }
+
+  private Map<Long, Pending> pending() {
+    if (pending == null) {
+      pending = new HashMap<>(4);
+    }
+    return pending;
+  }
+
+  private static byte[] lostBody() {
+    return CanonicalBytes.of(Protos.error(RANK_LOST));
+  }
+
+  private <T> void send(ActorRef<T> to, T message) {
+    config.messagesSent().increment();
+    to.tell(message);
+  }
+}

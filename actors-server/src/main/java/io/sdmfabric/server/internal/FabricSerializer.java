@@ -1,0 +1,179 @@
+package io.sdmfabric.server.internal;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.server.ChildLink;
+import io.sdmfabric.server.ReplyGroup;
+import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.AttachProto;
+import io.sdmfabric.wire.proto.ChildLinkProto;
+import io.sdmfabric.wire.proto.EventsProto;
+import io.sdmfabric.wire.proto.ExecuteProto;
+import io.sdmfabric.wire.proto.RankSetProto;
+import io.sdmfabric.wire.proto.RanksLostProto;
+import io.sdmfabric.wire.proto.RepliesProto;
+import io.sdmfabric.wire.proto.ReplyGroupProto;
+import java.io.NotSerializableException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pekko.actor.ExtendedActorSystem;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.serialization.SerializerWithStringManifest;
+
+/**
+ * Serializes the tree's messages ({@link ServerNode.Attach}, {@link ServerNode.Execute}, {@link
+ * ServerNode.Replies}, {@link ServerNode.Events}, {@link ServerNode.RanksLost}) as the protobuf
+ * messages of {@code tree.proto}. Bound in this module's {@code reference.conf}. Bytes that do not
+ * parse raise {@link NotSerializableException}, which Pekko logs and drops: a malformed message
+ * never reaches an actor.
+ */
+public final class FabricSerializer extends SerializerWithStringManifest {
+  private static final String ATTACH = "A";
+  private static final String EXECUTE = "X";
+  private static final String REPLIES = "R";
+  private static final String EVENTS = "E";
+  private static final String LOST = "L";
+
+  private final ActorRefResolver resolver;
+
+  /** Made by Pekko's serialization extension. */
+  public FabricSerializer(ExtendedActorSystem system) {
+    this.resolver = ActorRefResolver.get(Adapter.toTyped(system));
+  }
+
+  @Override
+  public int identifier() {
+    return 7301;
+  }
+
+  @Override
+  public String manifest(Object o) {
+    if (o instanceof ServerNode.Attach) {
+      return ATTACH;
+    } else if (o instanceof ServerNode.Execute) {
+      return EXECUTE;
+    } else if (o instanceof ServerNode.Replies) {
+      return REPLIES;
+    } else if (o instanceof ServerNode.Events) {
+      return EVENTS;
+    } else if (o instanceof ServerNode.RanksLost) {
+      return LOST;
+    }
+    throw new IllegalArgumentException("not a message of the tree: " + o.getClass());
+  }
+
+  @Override
+  public byte[] toBinary(Object o) {
+    if (o instanceof ServerNode.Attach a) {
+      AttachProto.Builder b =
+          AttachProto.newBuilder().setParent(resolver.toSerializationFormat(a.parent()));
+      for (ChildLink c : a.children()) {
+        b.addChildren(
+            ChildLinkProto.newBuilder()
+                .setRef(resolver.toSerializationFormat(c.ref()))
+                .setNode(c.node())
+                .setEnd(c.end()));
+      }
+      return b.build().toByteArray();
+    } else if (o instanceof ServerNode.Execute x) {
+      return ExecuteProto.newBuilder()
+          .setId(x.id())
+          .setDest(ranks(x.dest()))
+          .setTimeoutMs(x.timeoutMs())
+          .setBody(x.body())
+          .build()
+          .toByteArray();
+    } else if (o instanceof ServerNode.Replies r) {
+      return RepliesProto.newBuilder()
+          .setId(r.id())
+          .addAllGroups(groups(r.groups()))
+          .build()
+          .toByteArray();
+    } else if (o instanceof ServerNode.Events e) {
+      return EventsProto.newBuilder()
+          .addAllGroups(groups(e.groups()))
+          .setHeldMs(e.heldMs())
+          .build()
+          .toByteArray();
+    } else if (o instanceof ServerNode.RanksLost l) {
+      return RanksLostProto.newBuilder().setRanks(ranks(l.ranks())).build().toByteArray();
+    }
+    throw new IllegalArgumentException("not a message of the tree: " + o.getClass());
+  }
+
+  @Override
+  public Object fromBinary(byte[] bytes, String manifest) throws NotSerializableException {
+    try {
+      switch (manifest) {
+        case ATTACH:
+          {
+            AttachProto a = AttachProto.parseFrom(bytes);
+            List<ChildLink> children = new ArrayList<>(a.getChildrenCount());
+            for (ChildLinkProto c : a.getChildrenList()) {
+              ActorRef<ServerNode.Command> ref = resolver.resolveActorRef(c.getRef());
+              children.add(new ChildLink(ref, c.getNode(), c.getEnd()));
+            }
+            ActorRef<ServerNode.Up> parent = resolver.resolveActorRef(a.getParent());
+            return new ServerNode.Attach(parent, children);
+          }
+        case EXECUTE:
+          {
+            ExecuteProto x = ExecuteProto.parseFrom(bytes);
+            return new ServerNode.Execute(
+                x.getId(), ranks(x.getDest()), x.getTimeoutMs(), x.getBody());
+          }
+        case REPLIES:
+          {
+            RepliesProto r = RepliesProto.parseFrom(bytes);
+            return new ServerNode.Replies(r.getId(), groupsFrom(r.getGroupsList()));
+          }
+        case EVENTS:
+          {
+            EventsProto e = EventsProto.parseFrom(bytes);
+            return new ServerNode.Events(groupsFrom(e.getGroupsList()), e.getHeldMs());
+          }
+        case LOST:
+          return new ServerNode.RanksLost(ranks(RanksLostProto.parseFrom(bytes).getRanks()));
+        default:
+          throw new NotSerializableException("unknown manifest of a tree message: " + manifest);
+      }
+    } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+      NotSerializableException n =
+          new NotSerializableException("malformed tree message " + manifest + ": " + e);
+      n.initCause(e);
+      throw n;
+    }
+  }
+
+  private static RankSetProto ranks(RankSet ranks) {
+    return Protos.toProto(ranks);
+  }
+
+  private static RankSet ranks(RankSetProto proto) {
+    return Protos.fromProto(proto);
+  }
+
+  private static List<ReplyGroupProto> groups(List<ReplyGroup> groups) {
+    List<ReplyGroupProto> out = new ArrayList<>(groups.size());
+    for (ReplyGroup g : groups) {
+      out.add(
+          ReplyGroupProto.newBuilder()
+              .setRanks(ranks(g.ranks()))
+              .setBody(ByteString.copyFrom(g.body()))
+              .build());
+    }
+    return out;
+  }
+
+  private static List<ReplyGroup> groupsFrom(List<ReplyGroupProto> groups) {
+    List<ReplyGroup> out = new ArrayList<>(groups.size());
+    for (ReplyGroupProto g : groups) {
+      out.add(new ReplyGroup(ranks(g.getRanks()), g.getBody().toByteArray()));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,267 @@
+package io.sdmfabric.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.ExpressionCmd;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The tree's routing and aggregation rules, on scripted backends, every message serialized. */
+class ServerNodeTest {
+  private static final ActorTestKit testKit = ActorTestKit.create(TreeTestKit.serializing());
+  private static final CommandBody PRINT_X =
+      CommandBody.newBuilder().setEvaluate(ExpressionCmd.newBuilder().setExpression("x")).build();
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  private record Tree(
+      ActorRef<ServerNode.Command> root,
+      TestProbe<ServerNode.Up> parent,
+      Set<Integer> executed,
+      Map<Integer, ScriptedBackend> backends,
+      FabricConfig config) {}
+
+  private static Tree tree(
+      int ranks,
+      FabricConfig config,
+      BiFunction<Integer, CommandBody, EventBody> replies,
+      Map<Integer, CompletableFuture<Void>> held) {
+    TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
+    Set<Integer> executed = ScriptedBackend.newLog();
+    Map<Integer, ScriptedBackend> backends = new java.util.concurrent.ConcurrentHashMap<>();
+    ActorRef<ServerNode.Command> root =
+        testKit.spawn(
+            ServerNode.embedded(
+                config,
+                0,
+                ranks + 1,
+                rank -> {
+                  ScriptedBackend b =
+                      new ScriptedBackend(
+                          rank,
+                          replies,
+                          held.getOrDefault(rank, CompletableFuture.completedFuture(null)),
+                          executed);
+                  backends.put(rank, b);
+                  return b;
+                },
+                parent.ref()));
+    return new Tree(root, parent, executed, backends, config);
+  }
+
+  private static Tree tree(int ranks, BiFunction<Integer, CommandBody, EventBody> replies) {
+    return tree(ranks, FabricConfig.defaults(), replies, Map.of());
+  }
+
+  /** Collects replies to {@code id} until they cover {@code dest}. */
+  private static Map<EventBody, RankSet> await(Tree t, long id, RankSet dest) {
+    Map<EventBody, RankSet> byBody = new HashMap<>();
+    RankSet covered = RankSet.empty();
+    while (!covered.equals(dest)) {
+      ServerNode.Replies r = t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
+      assertEquals(id, r.id());
+      for (ReplyGroup g : r.groups()) {
+        assertTrue(g.ranks().intersect(covered).isEmpty(), "a rank replied twice: " + g);
+        covered = covered.union(g.ranks());
+        byBody.merge(CanonicalBytes.eventBody(g.body()), g.ranks(), RankSet::union);
+      }
+    }
+    return byBody;
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 7, 8, 9, 1000})
+  void identicalRepliesFromEveryRankArriveAsOneGroup(int ranks) {
+    Tree t = tree(ranks, ScriptedBackend::ok);
+    t.root().tell(new ServerNode.Execute(1, RankSet.all(ranks), 0, PRINT_X));
+    ServerNode.Replies r = t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
+    assertEquals(
+        List.of(new ReplyGroup(RankSet.all(ranks), CanonicalBytes.of(Protos.ok()))), r.groups());
+    t.parent().expectNoMessage(Duration.ofMillis(50));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3, 7, 8, 9, 1000})
+  void distinctRepliesKeepEveryRankOnce(int ranks) {
+    Tree t = tree(ranks, ScriptedBackend::byRank);
+    t.root().tell(new ServerNode.Execute(7, RankSet.all(ranks), 0, PRINT_X));
+    Map<EventBody, RankSet> byBody = await(t, 7, RankSet.all(ranks));
+    assertEquals(ranks, byBody.size());
+    byBody.forEach((body, set) -> assertEquals("rank " + set.first(), body.getText().getText()));
+  }
+
+  @Test
+  void commandsReachOnlyTheirDestinationAndTheSubtreesOnTheWay() {
+    int ranks = 1000;
+    for (RankSet dest : List.of(RankSet.of(517), RankSet.of(1, 17, 400, 999), RankSet.all(ranks))) {
+      Tree t = tree(ranks, ScriptedBackend::ok);
+      long before = t.config().messagesSent().sum();
+      t.root().tell(new ServerNode.Execute(3, dest, 0, PRINT_X));
+      assertEquals(dest, await(t, 3, dest).values().iterator().next());
+      assertEquals(dest, RankSet.of(t.executed().stream().mapToInt(i -> i).toArray()));
+      long messages = t.config().messagesSent().sum() - before;
+      if (dest.size() == 1) {
+        // Down the path to the rank and back up: at most twice the depth.
+        assertTrue(messages <= 2L * BinomialTree.depth(ranks + 1), messages + " messages");
+      }
+    }
+  }
+
+  @Test
+  void differentBodiesForcedIntoOneHashBucketDoNotMerge() {
+    FabricConfig collide = FabricConfig.defaults().withHasher(bytes -> 42);
+    Tree t =
+        tree(
+            9,
+            collide,
+            (rank, cmd) -> Protos.text(rank % 3 == 0 ? "zero" : rank % 3 == 1 ? "one" : "two"),
+            Map.of());
+    t.root().tell(new ServerNode.Execute(1, RankSet.all(9), 0, PRINT_X));
+    Map<EventBody, RankSet> byBody = await(t, 1, RankSet.all(9));
+    assertEquals(3, byBody.size());
+    assertEquals(RankSet.of(0, 3, 6), byBody.get(Protos.text("zero")));
+    assertEquals(RankSet.of(1, 4, 7), byBody.get(Protos.text("one")));
+  }
+
+  @Test
+  void aTimeoutFlushesPartialRepliesAndTheStragglerFollows() {
+    CompletableFuture<Void> slow = new CompletableFuture<>();
+    Tree t = tree(8, FabricConfig.defaults(), ScriptedBackend::ok, Map.of(5, slow));
+    t.root().tell(new ServerNode.Execute(9, RankSet.all(8), 200, PRINT_X));
+    RankSet early = RankSet.empty();
+    while (early.size() < 7) {
+      ServerNode.Replies r = t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
+      for (ReplyGroup g : r.groups()) {
+        early = early.union(g.ranks());
+      }
+    }
+    assertEquals(RankSet.all(8).minus(RankSet.of(5)), early);
+    slow.complete(null);
+    ServerNode.Replies late = t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
+    assertEquals(9, late.id());
+    assertEquals(RankSet.of(5), late.groups().get(0).ranks());
+  }
+
+  @Test
+  void aChildStoppedMidCommandTurnsItsRanksIntoRankLostAndTheCommandCompletes() {
+    CompletableFuture<Void> never = new CompletableFuture<>();
+    // Rank 3 is node 4, a child of the root whose subtree is ranks 3-6; it never answers.
+    Tree t = tree(8, FabricConfig.defaults(), ScriptedBackend::ok, Map.of(3, never));
+    t.root().tell(new ServerNode.Execute(4, RankSet.all(8), 0, PRINT_X));
+    t.parent().expectNoMessage(Duration.ofMillis(200));
+    stopChild(t, "n4");
+    Map<EventBody, RankSet> byBody = new HashMap<>();
+    RankSet covered = RankSet.empty();
+    while (!covered.equals(RankSet.all(8))) {
+      ServerNode.Replies r = t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
+      for (ReplyGroup g : r.groups()) {
+        covered = covered.union(g.ranks());
+        byBody.merge(CanonicalBytes.eventBody(g.body()), g.ranks(), RankSet::union);
+      }
+    }
+    assertEquals(RankSet.range(3, 7), byBody.get(Protos.error(ServerNode.RANK_LOST)));
+    assertEquals(RankSet.of(0, 1, 2, 7), byBody.get(Protos.ok()));
+    ServerNode.RanksLost lost = t.parent().expectMessageClass(ServerNode.RanksLost.class, WAIT);
+    assertEquals(RankSet.range(3, 7), lost.ranks());
+    // Later commands to the lost ranks are answered at once.
+    t.root().tell(new ServerNode.Execute(5, RankSet.of(4, 7), 0, PRINT_X));
+    Map<EventBody, RankSet> after = await(t, 5, RankSet.of(4, 7));
+    assertEquals(RankSet.of(4), after.get(Protos.error(ServerNode.RANK_LOST)));
+  }
+
+  private static void stopChild(Tree t, String name) {
+    org.apache.pekko.actor.ActorRef classic =
+        org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(t.root());
+    org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(testKit.system())
+        .actorSelection(classic.path().child(name))
+        .tell(
+            org.apache.pekko.actor.PoisonPill.getInstance(),
+            org.apache.pekko.actor.ActorRef.noSender());
+  }
+
+  @Test
+  void aThousandCommandsInFlightEachCompleteExactlyOnce() {
+    int ranks = 64;
+    Tree t = tree(ranks, (rank, cmd) -> Protos.text(cmd.getEvaluate().getExpression()));
+    Map<Long, RankSet> dests = new HashMap<>();
+    for (long id = 1; id <= 1000; id++) {
+      RankSet dest =
+          id % 3 == 0
+              ? RankSet.all(ranks)
+              : id % 3 == 1
+                  ? RankSet.of((int) (id % ranks))
+                  : RankSet.range(0, (int) (id % ranks) + 1);
+      dests.put(id, dest);
+      CommandBody body =
+          CommandBody.newBuilder()
+              .setEvaluate(ExpressionCmd.newBuilder().setExpression("e" + id))
+              .build();
+      t.root().tell(new ServerNode.Execute(id, dest, 0, body));
+    }
+    Map<Long, RankSet> covered = new HashMap<>();
+    int done = 0;
+    while (done < 1000) {
+      ServerNode.Replies r = t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
+      for (ReplyGroup g : r.groups()) {
+        assertEquals("e" + r.id(), CanonicalBytes.eventBody(g.body()).getText().getText());
+        RankSet before = covered.getOrDefault(r.id(), RankSet.empty());
+        assertTrue(before.intersect(g.ranks()).isEmpty());
+        covered.put(r.id(), before.union(g.ranks()));
+      }
+      if (covered.get(r.id()).equals(dests.get(r.id()))) {
+        done++;
+      }
+    }
+    assertEquals(dests, covered);
+  }
+
+  @Test
+  void unsolicitedEventsFromManyRanksMergeWithinTheWindow() {
+    int ranks = 64;
+    Tree t =
+        tree(
+            ranks,
+            FabricConfig.defaults().withEventWindow(Duration.ofMillis(300)),
+            ScriptedBackend::ok,
+            Map.of());
+    t.root().tell(new ServerNode.Execute(1, RankSet.all(ranks), 0, PRINT_X));
+    t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
+    EventBody stopped = Protos.text("stopped at main");
+    t.backends().values().forEach(b -> b.report(stopped));
+    RankSet seen = RankSet.empty();
+    int messages = 0;
+    while (seen.size() < ranks) {
+      ServerNode.Events e = t.parent().expectMessageClass(ServerNode.Events.class, WAIT);
+      messages++;
+      assertEquals(1, e.groups().size());
+      assertEquals(stopped, CanonicalBytes.eventBody(e.groups().get(0).body()));
+      seen = seen.union(e.groups().get(0).ranks());
+    }
+    assertEquals(RankSet.all(ranks), seen);
+    // Reported together, they meet on the way up: one message at the master, but allow for a
+    // pause of the machine splitting them.
+    assertTrue(messages <= 3, "64 identical events came as " + messages + " messages");
+  }
+}
