@@ -10,9 +10,11 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The call stacks of many ranks merged into one call-prefix tree, as STAT draws them: a root is an
@@ -82,7 +84,8 @@ public record StackTree(List<Node> roots) {
       }
       children = canonicalSiblings(children, "callees of " + frame.describe());
       for (Node child : children) {
-        if (!ranks.containsAll(child.ranks)) {
+        // The identity test spares the common single-path case a bitmap comparison.
+        if (child.ranks != ranks && !ranks.containsAll(child.ranks)) {
           throw new IllegalArgumentException(
               "callee "
                   + child.frame.describe()
@@ -118,7 +121,17 @@ public record StackTree(List<Node> roots) {
    * @param framesInnermostFirst the stack as debuggers list it, innermost frame first
    */
   public static StackTree of(List<Frame> framesInnermostFirst, RankSet ranks) {
-    return builder().add(framesInnermostFirst, ranks).build();
+    Objects.requireNonNull(framesInnermostFirst, "framesInnermostFirst");
+    Objects.requireNonNull(ranks, "ranks");
+    if (framesInnermostFirst.isEmpty() || ranks.isEmpty()) {
+      return EMPTY;
+    }
+    // Built inside out directly: a single path needs no merging.
+    List<Node> below = List.of();
+    for (Frame frame : framesInnermostFirst) {
+      below = List.of(new Node(frame, ranks, below));
+    }
+    return new StackTree(below);
   }
 
   /**
@@ -299,6 +312,9 @@ public record StackTree(List<Node> roots) {
     }
   }
 
+  /** Up to how many ranks a merge adds one by one rather than as a bitmap union. */
+  private static final int FEW_RANKS = 16;
+
   private static final class MutableNode {
     Frame frame;
     int frameRank;
@@ -310,11 +326,25 @@ public record StackTree(List<Node> roots) {
       this.frameRank = frameRank;
     }
 
-    /** Adds ranks, and keeps the frame of the smallest rank (then level, then address). */
+    /**
+     * Adds {@code more}, whose smallest rank is {@code candidateRank}, and keeps the frame of the
+     * smallest rank (then level, then address).
+     */
     void add(Frame candidate, int candidateRank, RankSet more) {
-      ranks.addAll(more);
+      long count = more.longSize();
+      if (count == 1) {
+        ranks.add(candidateRank);
+      } else if (count <= FEW_RANKS) {
+        // Roaring's in-place union copies a whole array container per call; adding the ranks one
+        // by one appends to it instead, which makes many single-rank groups linear, not quadratic.
+        more.forEach(ranks::add);
+      } else {
+        ranks.addAll(more);
+      }
       if (candidateRank < frameRank
-          || (candidateRank == frameRank && REPRESENTATIVE.compare(candidate, frame) < 0)) {
+          || (candidateRank == frameRank
+              && candidate != frame
+              && REPRESENTATIVE.compare(candidate, frame) < 0)) {
         frame = candidate;
         frameRank = candidateRank;
       }
@@ -325,16 +355,17 @@ public record StackTree(List<Node> roots) {
       Comparator.comparingInt(Frame::level).thenComparing(Frame::address, Long::compareUnsigned);
 
   private static List<Node> canonicalSiblings(List<Node> nodes, String what) {
+    if (nodes.size() <= 1) {
+      return List.copyOf(nodes); // rejects a null element, and keeps an immutable list as it is
+    }
     List<Node> sorted = new ArrayList<>(nodes);
     sorted.forEach(n -> Objects.requireNonNull(n, what));
-    if (sorted.size() > 1) {
-      sorted.sort(SIBLING_ORDER);
-      Map<Key, Node> seen = new HashMap<>();
-      for (Node n : sorted) {
-        if (seen.put(Key.of(n.frame()), n) != null) {
-          throw new IllegalArgumentException(
-              "two nodes for " + n.frame().describe() + " among the " + what);
-        }
+    sorted.sort(SIBLING_ORDER);
+    Set<Key> seen = new HashSet<>();
+    for (Node n : sorted) {
+      if (!seen.add(Key.of(n.frame()))) {
+        throw new IllegalArgumentException(
+            "two nodes for " + n.frame().describe() + " among the " + what);
       }
     }
     return List.copyOf(sorted);
