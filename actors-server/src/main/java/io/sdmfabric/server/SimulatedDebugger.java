@@ -84,6 +84,7 @@ public final class SimulatedDebugger implements Debugger {
 
   private static final Consumer<DebugEvent> NO_LISTENER = e -> {};
   private static final Executor DIRECT = Runnable::run;
+  private static final DebugEvent RESUMED = new DebugEvent.Resumed();
 
   private static final byte NEW = 0;
   private static final byte LOADED = 1;
@@ -562,7 +563,7 @@ public final class SimulatedDebugger implements Debugger {
   private void advance(int from, int target, StopReason reason, byte[] output) {
     int e = ++epoch;
     selectedFrame = 0;
-    DebugEvent resumed = program.resumedEvents() ? new DebugEvent.Resumed() : null;
+    DebugEvent resumed = program.resumedEvents() ? RESUMED : null;
     DebugEvent out = output == null ? null : new DebugEvent.Output(output);
     SimulatedProgram.Path path = path();
     if (program.hangs(rank)) {
@@ -640,7 +641,7 @@ public final class SimulatedDebugger implements Debugger {
    * again). Returns whether it did.
    */
   private boolean leaveSpecialStop() {
-    DebugEvent resumed = program.resumedEvents() ? new DebugEvent.Resumed() : null;
+    DebugEvent resumed = program.resumedEvents() ? RESUMED : null;
     if (state == SIGNALLED) {
       int e = ++epoch;
       state = RUNNING;

@@ -75,7 +75,7 @@ import java.util.regex.Pattern;
  * signal on the next resume. Ranks given to {@link Builder#withHang} ignore every breakpoint and
  * never stop by themselves: they wait in {@value #RECV_FUNCTION} (a frame of {@value #MPI_LIBRARY}
  * without source), called from their leaf's MPI-call line in iteration 0, which is where an
- * interrupt finds them.
+ * interrupt finds them. A rank given to both hangs.
  *
  * <p>Instances are made with {@link #defaults()} or {@link #builder()}; they are immutable and
  * thread-safe (the lazily built stacks are immutable lists published through a racy cache, so two
@@ -343,8 +343,6 @@ public final class SimulatedProgram {
    * Prologue positions come first, then one body, then the epilogue; see {@link Path#slot}.
    */
   final class Path {
-    final int index;
-
     /** The function at each level, outermost ({@code main}) first. */
     final int[] chain;
 
@@ -368,7 +366,6 @@ public final class SimulatedProgram {
     private volatile List<Frame> recvStack;
 
     Path(int p) {
-      this.index = p;
       chain = new int[depth];
       chain[0] = MAIN;
       chain[1] = SOLVER;
