@@ -394,6 +394,24 @@ public final class SimulatedDebugger implements Debugger {
     return call(() -> frameVariables(true));
   }
 
+  /** The program's globals, without children; before a run, with their initial values. */
+  @Override
+  public CompletableFuture<List<Value>> globals() {
+    return call(
+        () -> {
+          open();
+          if (state == NEW) {
+            throw new DebuggerException("No symbol table is loaded.  Use the \"file\" command.");
+          }
+          List<Value> out = new ArrayList<>(program.globals().size());
+          for (String name : program.globals()) {
+            Value v = global(name);
+            out.add(Value.scalar(v.name(), v.type(), v.kind(), v.size(), v.text()));
+          }
+          return out;
+        });
+  }
+
   /**
    * Evaluates {@code NAME}, {@code NAME.FIELD}, {@code NAME[INDEX]}, {@code &NAME} or an integer
    * literal. Without a process only globals are known, with their values before the loop.
@@ -958,9 +976,11 @@ public final class SimulatedDebugger implements Debugger {
   /** A variable by name: the selected frame's first, then the globals. */
   private Value lookup(String name) {
     Value v = frameVariable(name);
-    if (v != null) {
-      return v;
-    }
+    return v != null ? v : global(name);
+  }
+
+  /** A global by name, with its children. */
+  private Value global(String name) {
     int iteration = isLive() ? program.iterationAt(pos) : 0;
     switch (name) {
       case "rank":

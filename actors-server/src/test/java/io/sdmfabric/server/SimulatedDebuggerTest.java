@@ -121,6 +121,16 @@ class SimulatedDebuggerTest {
   }
 
   @Test
+  void globalsListEveryGlobalWithItsRanksValue() {
+    SimulatedDebugger d = start(DEFAULT, 5, 16);
+    List<Value> globals = get(d.globals());
+    Value rank = globals.stream().filter(v -> v.name().equals("rank")).findFirst().orElseThrow();
+    assertEquals("5", rank.text());
+    assertTrue(globals.stream().allMatch(v -> v.children().isEmpty()));
+    assertTrue(globals.stream().anyMatch(v -> v.name().equals("state")));
+  }
+
+  @Test
   void ranksOfOneClassShareAStackAndOtherClassesDiffer() {
     List<List<Frame>> stacks = new ArrayList<>();
     for (int rank = 0; rank < 8; rank++) {

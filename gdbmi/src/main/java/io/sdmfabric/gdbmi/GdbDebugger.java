@@ -37,6 +37,7 @@ import java.util.function.Consumer;
 public final class GdbDebugger implements Debugger {
   static final int CHILD_DEPTH = 2;
   static final int MAX_CHILDREN = 100;
+  static final int MAX_GLOBALS = 100;
 
   private final Events events;
   private final GdbDriver driver;
@@ -266,6 +267,65 @@ public final class GdbDebugger implements Debugger {
             });
   }
 
+  /**
+   * The variables {@code -symbol-info-variables} lists from the program's own source files (not
+   * from shared libraries, whose debug info may be installed), at most {@value #MAX_GLOBALS} of
+   * them, each evaluated in the current context (a global that a local shadows shows the local's
+   * value, as {@code print} would).
+   */
+  @Override
+  public CompletableFuture<List<Value>> globals() {
+    CompletableFuture<MiReply> sources =
+        driver.send("-file-list-exec-source-files --group-by-objfile");
+    CompletableFuture<MiReply> variables = driver.send("-symbol-info-variables");
+    return sources.thenCombine(variables, this::programSymbols).thenCompose(this::evaluateAll);
+  }
+
+  private List<MiTuple> programSymbols(MiReply sources, MiReply variables) {
+    // gdb lists objfiles in load order: the program comes first, then the shared libraries.
+    java.util.Set<String> own = new java.util.HashSet<>();
+    List<MiValue> objfiles = sources.results().list("files").items();
+    if (!objfiles.isEmpty()) {
+      for (MiValue source : GdbResults.asTuple(objfiles.get(0)).list("sources").items()) {
+        own.add(GdbResults.asTuple(source).optString("fullname").orElse(""));
+      }
+    }
+    List<MiTuple> symbols = new ArrayList<>();
+    for (MiValue file : variables.results().tuple("symbols").list("debug").items()) {
+      MiTuple f = GdbResults.asTuple(file);
+      if (own.contains(f.optString("fullname").orElse(""))) {
+        for (MiValue symbol : f.list("symbols").items()) {
+          if (symbols.size() < MAX_GLOBALS) {
+            symbols.add(GdbResults.asTuple(symbol));
+          }
+        }
+      }
+    }
+    return symbols;
+  }
+
+  private CompletableFuture<List<Value>> evaluateAll(List<MiTuple> symbols) {
+    List<CompletableFuture<Value>> values = new ArrayList<>(symbols.size());
+    for (MiTuple symbol : symbols) {
+      values.add(global(symbol.string("name"), symbol.optString("type").orElse("")));
+    }
+    return CompletableFuture.allOf(values.toArray(CompletableFuture[]::new))
+        .thenApply(v -> values.stream().map(CompletableFuture::join).toList());
+  }
+
+  private CompletableFuture<Value> global(String name, String type) {
+    return driver
+        .send(MiCommand.of("-data-evaluate-expression").param(name))
+        .handle(
+            (reply, error) -> {
+              String text =
+                  error == null
+                      ? reply.results().string("value")
+                      : "<error: " + unwrap(error).getMessage() + ">";
+              return Value.scalar(name, type, ValueKinds.classify(type, text, 0), 0, text);
+            });
+  }
+
   @Override
   public CompletableFuture<Value> evaluate(String expression) {
     CompletableFuture<MiReply> printed =
@@ -455,6 +515,12 @@ public final class GdbDebugger implements Debugger {
     } catch (NumberFormatException e) {
       return 0;
     }
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    return error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+        ? error.getCause()
+        : error;
   }
 
   private static boolean isAccessGroup(String exp) {

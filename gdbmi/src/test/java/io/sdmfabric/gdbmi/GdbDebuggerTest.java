@@ -223,6 +223,17 @@ class GdbDebuggerTest {
   }
 
   @Test
+  void listsGlobalsWithTheirValues() throws Exception {
+    load("values");
+    runTo("main");
+    List<Value> globals = get(gdb.globals());
+    assertEquals(List.of("counter", "greeting"), globals.stream().map(Value::name).toList());
+    assertEquals("7", globals.get(0).text());
+    assertEquals(Value.Kind.INTEGER, globals.get(0).kind());
+    assertEquals(Value.Kind.STRING, globals.get(1).kind());
+  }
+
+  @Test
   void gdbErrorsReachTheCallerIntact() throws Exception {
     load("values");
     runTo("main");

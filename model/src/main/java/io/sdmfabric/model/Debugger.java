@@ -71,6 +71,9 @@ public interface Debugger extends AutoCloseable {
   /** The arguments of the selected frame, without children. */
   CompletableFuture<List<Value>> arguments();
 
+  /** The program's global and file-static variables that have debug info, without children. */
+  CompletableFuture<List<Value>> globals();
+
   /** Evaluates an expression in the selected frame into a typed value with its children. */
   CompletableFuture<Value> evaluate(String expression);
 

@@ -1,0 +1,90 @@
+package io.sdmfabric.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sdmfabric.model.BreakpointSpec;
+import io.sdmfabric.model.LaunchSpec;
+import io.sdmfabric.model.StepKind;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.Empty;
+import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.ExpressionCmd;
+import io.sdmfabric.wire.proto.StartSessionCmd;
+import io.sdmfabric.wire.proto.StepCmd;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Commands of the wire's command set become Debugger requests, and results become replies. */
+class DebuggerBackendTest {
+  private final List<EventBody> events = new ArrayList<>();
+  private final DebuggerBackend backend =
+      new DebuggerBackend(SimulatedDebugger.direct(SimulatedProgram.defaults(), 2, 8));
+
+  DebuggerBackendTest() {
+    backend.subscribe(events::add);
+  }
+
+  private EventBody run(CommandBody command) throws Exception {
+    return backend.execute(command).toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  private static CommandBody empty(CommandBody.Builder b) {
+    return b.build();
+  }
+
+  @Test
+  void aSessionRunsToABreakpointAndAnswersQueries() throws Exception {
+    EventBody loaded =
+        run(
+            CommandBody.newBuilder()
+                .setStartSession(
+                    StartSessionCmd.newBuilder()
+                        .setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
+                .build());
+    assertTrue(loaded.hasLoaded(), loaded.toString());
+    EventBody bp =
+        run(
+            CommandBody.newBuilder()
+                .setSetBreakpoint(Protos.toProto(BreakpointSpec.at("compute")))
+                .build());
+    assertEquals("compute", Protos.fromProto(bp.getBreakpoint()).location().split(" ")[0]);
+    assertEquals(
+        Protos.running(), run(empty(CommandBody.newBuilder().setRun(Empty.getDefaultInstance()))));
+    assertTrue(events.stream().anyMatch(EventBody::hasSuspended), events.toString());
+    EventBody frames =
+        run(empty(CommandBody.newBuilder().setListFrames(Empty.getDefaultInstance())));
+    assertEquals("compute", frames.getFrames().getFrames(0).getFunction());
+    EventBody rank =
+        run(
+            CommandBody.newBuilder()
+                .setEvaluate(ExpressionCmd.newBuilder().setExpression("rank"))
+                .build());
+    assertEquals("2", rank.getValue().getText());
+    assertEquals(
+        Protos.running(),
+        run(
+            CommandBody.newBuilder()
+                .setStep(StepCmd.newBuilder().setKind(Protos.toProto(StepKind.OVER)))
+                .build()));
+  }
+
+  @Test
+  void aDebuggerErrorIsAnErrorReplyWithItsText() throws Exception {
+    EventBody reply =
+        run(
+            CommandBody.newBuilder()
+                .setEvaluate(ExpressionCmd.newBuilder().setExpression("nosuch"))
+                .build());
+    assertEquals(Protos.error("No symbol table is loaded.  Use the \"file\" command."), reply);
+  }
+
+  @Test
+  void anEmptyCommandIsAnErrorReply() throws Exception {
+    assertEquals(
+        Protos.error("unknown command: KIND_NOT_SET"), run(CommandBody.newBuilder().build()));
+  }
+}
