@@ -78,7 +78,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
     super(context);
     this.size = size;
     ActorRef<ServerNode.Up> up = context.messageAdapter(ServerNode.Up.class, FromTree::new);
-    this.root = context.spawn(ServerNode.embedded(config, 0, size + 1, backends, up), "tree");
+    this.root =
+        context.spawn(
+            ServerNode.embedded(config, 0, size + 1, backends, up), "tree", ServerNode.DISPATCHER);
   }
 
   /**

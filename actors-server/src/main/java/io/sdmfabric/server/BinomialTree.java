@@ -12,7 +12,7 @@ import java.util.List;
  * {@code lowbit(i)} is its lowest set bit; node 0 roots all. Its children are {@code i + 2^k} for
  * every {@code 2^k < lowbit(i)} that is inside the tree, each rooting {@code [i + 2^k, i +
  * 2^(k+1))}. So every subtree is a contiguous range of nodes, a node needs to know only its own
- * range to route, and the depth is {@code ceil(log2(size))}.
+ * range to route, and the depth is at most {@code ceil(log2(size))}.
  */
 public final class BinomialTree {
   private BinomialTree() {}
@@ -55,12 +55,18 @@ public final class BinomialTree {
     return node & (node - 1);
   }
 
-  /** The depth of the tree: the longest path from the master to a node, in edges. */
+  /**
+   * The depth of the tree: the longest path from the master to a node, in edges. A node's depth is
+   * the number of set bits in its index, so the depth is the most set bits below {@code size}: at
+   * most {@code ceil(log2(size))}, and exactly that when {@code size} is a power of two.
+   */
   public static int depth(int size) {
     if (size < 1) {
       throw new IllegalArgumentException("a tree has at least the master: size " + size);
     }
-    return size == 1 ? 0 : 32 - Integer.numberOfLeadingZeros(size - 1);
+    int last = size - 1;
+    int bits = 32 - Integer.numberOfLeadingZeros(last);
+    return Math.max(Integer.bitCount(last), bits - 1);
   }
 
   /**

@@ -7,6 +7,7 @@ import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,11 +20,13 @@ import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.ExtensibleBehavior;
 import org.apache.pekko.actor.typed.PostStop;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.Signal;
+import org.apache.pekko.actor.typed.TypedActorContext;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
  * One node of the binomial tree (see {@link BinomialTree}): node {@code r + 1} serves rank {@code
@@ -43,7 +46,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * of it per tree level for siblings' batches to meet: the latency is about one window, where the C
  * SDM waited a whole window at every level.
  */
-public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
+public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
 
   /** Everything a server node accepts. */
   public sealed interface Command
@@ -117,6 +120,10 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
 
   private record ChildLost(ChildLink child) implements Command, NoSerializationVerificationNeeded {}
 
+  /** Where the tree's actors run: their own dispatcher, one thread per core. */
+  public static final DispatcherSelector DISPATCHER =
+      DispatcherSelector.fromConfig("sdm.fabric-dispatcher");
+
   /** The reply body of a rank whose server is gone. */
   public static final String RANK_LOST = "rank lost";
 
@@ -133,11 +140,14 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
     }
   }
 
+  private static final ChildLink[] NO_CHILDREN = new ChildLink[0];
+
+  private final ActorContext<Command> context;
   private final FabricConfig config;
   private final int rank;
   private final RankBackend backend;
   private ActorRef<Up> parent;
-  private final List<ChildLink> children = new ArrayList<>(2);
+  private ChildLink[] children = NO_CHILDREN;
   private RankSet lost = RankSet.empty();
   private Map<Long, Pending> pending;
   private ReplyMerger events;
@@ -147,7 +157,7 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
 
   private ServerNode(
       ActorContext<Command> context, FabricConfig config, int node, RankBackend backend) {
-    super(context);
+    this.context = context;
     this.config = config;
     this.rank = BinomialTree.rank(node);
     this.backend = backend;
@@ -180,7 +190,8 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
             ActorRef<Command> ref =
                 context.spawn(
                     embedded(config, child, size, backends, context.getSelf().narrow()),
-                    "n" + child);
+                    "n" + child,
+                    DISPATCHER);
             self.addChild(new ChildLink(ref, child, BinomialTree.subtreeEnd(child, size)));
           }
           return self;
@@ -215,33 +226,50 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
   }
 
   private void addChild(ChildLink child) {
-    children.add(child);
-    getContext().watchWith(child.ref(), new ChildLost(child));
+    children = Arrays.copyOf(children, children.length + 1);
+    children[children.length - 1] = child;
+    context.watchWith(child.ref(), new ChildLost(child));
   }
 
   @Override
-  public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(Execute.class, this::onExecute)
-        .onMessage(Replies.class, this::onReplies)
-        .onMessage(Events.class, this::onEvents)
-        .onMessage(RanksLost.class, this::onRanksLost)
-        .onMessage(LocalReply.class, this::onLocalReply)
-        .onMessage(LocalEvent.class, this::onLocalEvent)
-        .onMessage(FlushCommand.class, this::onFlushCommand)
-        .onMessage(FlushEvents.class, this::onFlushEvents)
-        .onMessage(ChildLost.class, this::onChildLost)
-        .onMessage(Attach.class, this::onAttach)
-        .onSignal(PostStop.class, this::onPostStop)
-        .build();
+  public Behavior<Command> receive(TypedActorContext<Command> ctx, Command message) {
+    if (message instanceof Execute m) {
+      onExecute(m);
+    } else if (message instanceof Replies m) {
+      onReplies(m);
+    } else if (message instanceof LocalReply m) {
+      onLocalReply(m);
+    } else if (message instanceof Events m) {
+      onEvents(m);
+    } else if (message instanceof LocalEvent m) {
+      onLocalEvent(m);
+    } else if (message instanceof FlushCommand m) {
+      onFlushCommand(m);
+    } else if (message instanceof FlushEvents) {
+      onFlushEvents();
+    } else if (message instanceof RanksLost m) {
+      send(parent, m);
+    } else if (message instanceof ChildLost m) {
+      onChildLost(m);
+    } else if (message instanceof Attach) {
+      context.getLog().warn("ignoring a second Attach: this node is wired already");
+    }
+    return this;
   }
 
-  private Behavior<Command> onExecute(Execute command) {
+  @Override
+  public Behavior<Command> receiveSignal(TypedActorContext<Command> ctx, Signal signal) {
+    if (signal instanceof PostStop) {
+      onPostStop();
+    }
+    return this;
+  }
+
+  private void onExecute(Execute command) {
     int expected = 0;
     List<ReplyGroup> lostReplies = null;
     for (ChildLink child : children) {
-      RankSet ranks = child.ranks();
-      int n = command.dest().intersectionSize(ranks);
+      int n = command.dest().countInRange(child.node() - 1, child.end() - 1);
       if (n > 0) {
         send(child.ref(), command);
         expected += n;
@@ -257,7 +285,7 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
       if (reply.isDone()) {
         ready = reply.join();
       } else {
-        getContext().pipeToSelf(reply, (body, error) -> new LocalReply(command.id(), body));
+        context.pipeToSelf(reply, (body, error) -> new LocalReply(command.id(), body));
       }
     }
     if (expected == 0 && (ready != null || !local)) {
@@ -272,7 +300,7 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
       if (!groups.isEmpty()) {
         send(parent, new Replies(command.id(), groups));
       }
-      return this;
+      return;
     }
     Pending p =
         new Pending(command.dest(), new ReplyMerger(config.hasher()), expected + (local ? 1 : 0));
@@ -282,16 +310,14 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
     }
     if (command.timeoutMs() > 0) {
       p.timer =
-          getContext()
-              .scheduleOnce(
-                  Duration.ofMillis(command.timeoutMs()),
-                  getContext().getSelf(),
-                  new FlushCommand(command.id()));
+          context.scheduleOnce(
+              Duration.ofMillis(command.timeoutMs()),
+              context.getSelf(),
+              new FlushCommand(command.id()));
     }
     if (ready != null) {
       accept(command.id(), p, RankSet.of(rank), CanonicalBytes.of(ready));
     }
-    return this;
   }
 
   /** Runs a command on the backend; a failure becomes an error reply. */
@@ -313,7 +339,7 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
     return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
-  private Behavior<Command> onLocalReply(LocalReply reply) {
+  private void onLocalReply(LocalReply reply) {
     byte[] body = CanonicalBytes.of(reply.body());
     Pending p = pending == null ? null : pending.get(reply.id());
     if (p == null) {
@@ -321,15 +347,14 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
     } else {
       accept(reply.id(), p, RankSet.of(rank), body);
     }
-    return this;
   }
 
-  private Behavior<Command> onReplies(Replies replies) {
+  private void onReplies(Replies replies) {
     Pending p = pending == null ? null : pending.get(replies.id());
     if (p == null) {
       // A straggler after a partial flush: it follows on its own.
       send(parent, replies);
-      return this;
+      return;
     }
     for (ReplyGroup g : replies.groups()) {
       p.merger.add(g.ranks(), g.body());
@@ -338,7 +363,6 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
     if (p.remaining <= 0) {
       complete(replies.id(), p);
     }
-    return this;
   }
 
   private void accept(long id, Pending p, RankSet ranks, byte[] body) {
@@ -350,27 +374,41 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
   }
 
   private void complete(long id, Pending p) {
-    pending.remove(id);
+    forget(id);
     if (p.timer != null) {
       p.timer.cancel();
     }
     send(parent, new Replies(id, p.merger.drain()));
   }
 
-  private Behavior<Command> onFlushCommand(FlushCommand flush) {
-    Pending p = pending == null ? null : pending.remove(flush.id());
-    if (p != null && !p.merger.isEmpty()) {
-      send(parent, new Replies(flush.id(), p.merger.drain()));
+  private void onFlushCommand(FlushCommand flush) {
+    Pending p = pending == null ? null : pending.get(flush.id());
+    if (p != null) {
+      forget(flush.id());
+      if (!p.merger.isEmpty()) {
+        send(parent, new Replies(flush.id(), p.merger.drain()));
+      }
     }
-    return this;
   }
 
-  private Behavior<Command> onChildLost(ChildLost lostChild) {
+  /** Drops a pending command; an idle node keeps no map (a million idle nodes would). */
+  private void forget(long id) {
+    pending.remove(id);
+    if (pending.isEmpty()) {
+      pending = null;
+    }
+  }
+
+  private void onChildLost(ChildLost lostChild) {
     ChildLink child = lostChild.child();
-    children.remove(child);
+    List<ChildLink> rest = new ArrayList<>(Arrays.asList(children));
+    if (!rest.remove(child)) {
+      return;
+    }
+    children = rest.toArray(NO_CHILDREN);
     RankSet ranks = child.ranks();
     lost = lost.union(ranks);
-    getContext().getLog().warn("ranks {} lost: their server stopped", ranks);
+    context.getLog().warn("ranks {} lost: their server stopped", ranks);
     if (pending != null) {
       byte[] body = lostBody();
       for (Map.Entry<Long, Pending> e : new ArrayList<>(pending.entrySet())) {
@@ -382,22 +420,14 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
       }
     }
     send(parent, new RanksLost(ranks));
-    return this;
   }
 
-  private Behavior<Command> onRanksLost(RanksLost ranksLost) {
-    send(parent, ranksLost);
-    return this;
-  }
-
-  private Behavior<Command> onLocalEvent(LocalEvent event) {
+  private void onLocalEvent(LocalEvent event) {
     addEvents(List.of(new ReplyGroup(RankSet.of(rank), CanonicalBytes.of(event.body()))), 0);
-    return this;
   }
 
-  private Behavior<Command> onEvents(Events batch) {
+  private void onEvents(Events batch) {
     addEvents(batch.groups(), batch.heldMs());
-    return this;
   }
 
   private void addEvents(List<ReplyGroup> groups, long heldMs) {
@@ -417,16 +447,15 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
       // Due already: flush after the messages already in the mailbox, which may merge.
       if (!eventsFlushQueued) {
         eventsFlushQueued = true;
-        getContext().getSelf().tell(FlushEvents.INSTANCE);
+        context.getSelf().tell(FlushEvents.INSTANCE);
       }
     } else if (eventsTimer == null) {
       eventsTimer =
-          getContext()
-              .scheduleOnce(Duration.ofMillis(wait), getContext().getSelf(), FlushEvents.INSTANCE);
+          context.scheduleOnce(Duration.ofMillis(wait), context.getSelf(), FlushEvents.INSTANCE);
     }
   }
 
-  private Behavior<Command> onFlushEvents(FlushEvents flush) {
+  private void onFlushEvents() {
     eventsFlushQueued = false;
     if (eventsTimer != null) {
       eventsTimer.cancel();
@@ -436,15 +465,9 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
       long held = System.currentTimeMillis() - eventsOrigin;
       send(parent, new Events(events.drain(), held));
     }
-    return this;
   }
 
-  private Behavior<Command> onAttach(Attach attach) {
-    getContext().getLog().warn("ignoring a second Attach: this node is wired already");
-    return this;
-  }
-
-  private Behavior<Command> onPostStop(PostStop signal) {
+  private void onPostStop() {
     if (pending != null) {
       pending
           .values()
@@ -458,7 +481,6 @@ public final class ServerNode extends AbstractBehavior<ServerNode.Command> {
     if (backend != null) {
       backend.close();
     }
-    return this;
   }
 
   /** The height of this node's subtree, from the children it routes to. */

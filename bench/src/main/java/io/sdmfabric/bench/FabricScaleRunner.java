@@ -130,7 +130,11 @@ public final class FabricScaleRunner {
       long heapPerRank = (usedHeap() - baseline) / n;
 
       CommandBody x = evaluate("x");
-      call(system, collector, replyTo, x, all); // warm up
+      // Warm up (the JIT compiles the hot paths) for a few seconds, at least 20 commands.
+      long warmEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+      for (int i = 0; i < 20 || System.nanoTime() < warmEnd; i++) {
+        call(system, collector, replyTo, x, all);
+      }
       long before = config.messagesSent().sum();
       call(system, collector, replyTo, x, all);
       long messages = config.messagesSent().sum() - before;

@@ -68,6 +68,9 @@ public final class RankSet {
     return bits;
   }
 
+  /** Up to this many ranks, {@link #of} adds them one by one. */
+  private static final int SMALL = 64;
+
   /** The empty set. */
   public static RankSet empty() {
     return EMPTY;
@@ -82,6 +85,15 @@ public final class RankSet {
     Objects.requireNonNull(ranks, "ranks");
     for (int rank : ranks) {
       requireRank(rank);
+    }
+    if (ranks.length <= SMALL) {
+      // bitmapOfUnordered sets up a whole 8 KB container to sort through: a hot spot when every
+      // rank's reply makes a set of one.
+      RoaringBitmap bits = new RoaringBitmap();
+      for (int rank : ranks) {
+        bits.add(rank);
+      }
+      return adopt(bits);
     }
     return adopt(RoaringBitmap.bitmapOfUnordered(ranks));
   }
@@ -362,6 +374,12 @@ public final class RankSet {
   public int intersectionSize(RankSet other) {
     Objects.requireNonNull(other, "other");
     return (int) Math.min(RoaringBitmap.andCardinality(bits, other.bits), Integer.MAX_VALUE);
+  }
+
+  /** The number of ranks in {@code [fromInclusive, toExclusive)}, without building that range. */
+  public int countInRange(int fromInclusive, int toExclusive) {
+    requireRange(fromInclusive, toExclusive);
+    return (int) bits.rangeCardinality(fromInclusive, toExclusive);
   }
 
   /** Whether {@code rank} is in the set; always false for a negative argument. */

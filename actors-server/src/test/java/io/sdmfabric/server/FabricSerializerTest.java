@@ -1,0 +1,63 @@
+package io.sdmfabric.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.server.internal.FabricSerializer;
+import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.ExpressionCmd;
+import java.io.NotSerializableException;
+import java.util.List;
+import org.apache.pekko.actor.ExtendedActorSystem;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+class FabricSerializerTest {
+  private static final ActorTestKit testKit = ActorTestKit.create();
+  private static final FabricSerializer serializer =
+      new FabricSerializer((ExtendedActorSystem) Adapter.toClassic(testKit.system()));
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  private static Object roundTrip(Object message) throws NotSerializableException {
+    return serializer.fromBinary(serializer.toBinary(message), serializer.manifest(message));
+  }
+
+  @Test
+  void everyTreeMessageSurvivesTheRoundTrip() throws Exception {
+    TestProbe<ServerNode.Command> node = testKit.createTestProbe();
+    TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
+    CommandBody body =
+        CommandBody.newBuilder().setEvaluate(ExpressionCmd.newBuilder().setExpression("x")).build();
+    List<ReplyGroup> groups =
+        List.of(new ReplyGroup(RankSet.parse("0-9,12"), CanonicalBytes.of(Protos.text("a"))));
+    for (Object m :
+        List.of(
+            new ServerNode.Execute(17, RankSet.parse("1,5-900"), 250, body),
+            new ServerNode.Replies(17, groups),
+            new ServerNode.Events(groups, 42),
+            new ServerNode.RanksLost(RankSet.range(3, 7)),
+            new ServerNode.Attach(parent.ref(), List.of(new ChildLink(node.ref(), 5, 8))))) {
+      assertEquals(m, roundTrip(m));
+    }
+  }
+
+  @Test
+  void malformedBytesAreRefusedWithAClearException() {
+    NotSerializableException e =
+        assertThrows(
+            NotSerializableException.class,
+            () -> serializer.fromBinary(new byte[] {(byte) 0xff, 0x01, 0x02}, "R"));
+    assertEquals(true, e.getMessage().startsWith("malformed tree message R"));
+    assertThrows(NotSerializableException.class, () -> serializer.fromBinary(new byte[0], "?"));
+  }
+}
