@@ -8,6 +8,7 @@ import io.sdmfabric.wire.proto.EventBody;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The {@link RankBackend} of a rank driven through the {@link Debugger} SPI, by gdb or by the
@@ -17,10 +18,20 @@ import java.util.function.Consumer;
  */
 public final class DebuggerBackend implements RankBackend {
   private final Debugger debugger;
+  private final ReplyCache cache;
 
-  /** A backend over {@code debugger}, which it owns and closes. */
-  public DebuggerBackend(Debugger debugger) {
+  /**
+   * A backend over {@code debugger}, which it owns and closes, sharing equal replies with the other
+   * backends of {@code cache}.
+   */
+  public DebuggerBackend(Debugger debugger, ReplyCache cache) {
     this.debugger = debugger;
+    this.cache = cache;
+  }
+
+  /** A backend over {@code debugger} with a cache of its own. */
+  public DebuggerBackend(Debugger debugger) {
+    this(debugger, new ReplyCache(64));
   }
 
   @Override
@@ -29,26 +40,35 @@ public final class DebuggerBackend implements RankBackend {
   }
 
   @Override
-  public CompletionStage<EventBody> execute(CommandBody command) {
-    CompletableFuture<EventBody> reply;
+  public CompletionStage<ReplyBody> execute(CommandBody command) {
+    CompletableFuture<ReplyBody> reply;
     try {
       reply = dispatch(command);
     } catch (RuntimeException e) {
-      return CompletableFuture.completedFuture(Protos.error(message(e)));
+      return CompletableFuture.completedFuture(error(e));
     }
-    return reply.exceptionally(e -> Protos.error(message(e)));
+    return reply.exceptionally(this::error);
   }
 
-  private CompletableFuture<EventBody> dispatch(CommandBody c) {
+  private ReplyBody error(Throwable e) {
+    return cache.reply("error", message(e), Protos::error);
+  }
+
+  private <T> CompletableFuture<ReplyBody> cached(
+      CommandBody c, CompletableFuture<T> result, Function<T, EventBody> convert) {
+    return result.thenApply(r -> cache.reply(c.getKindCase().name(), r, convert));
+  }
+
+  private CompletableFuture<ReplyBody> dispatch(CommandBody c) {
     switch (c.getKindCase()) {
       case START_SESSION:
-        return debugger
-            .load(Protos.fromProto(c.getStartSession().getLaunch()))
-            .thenApply(Protos::loaded);
+        return cached(
+            c, debugger.load(Protos.fromProto(c.getStartSession().getLaunch())), Protos::loaded);
       case SET_BREAKPOINT:
-        return debugger
-            .insertBreakpoint(Protos.fromProto(c.getSetBreakpoint()))
-            .thenApply(Protos::breakpoint);
+        return cached(
+            c,
+            debugger.insertBreakpoint(Protos.fromProto(c.getSetBreakpoint())),
+            Protos::breakpoint);
       case DELETE_BREAKPOINT:
         return ok(debugger.deleteBreakpoint(c.getDeleteBreakpoint().getId()));
       case ENABLE_BREAKPOINT:
@@ -56,13 +76,14 @@ public final class DebuggerBackend implements RankBackend {
       case DISABLE_BREAKPOINT:
         return ok(debugger.enableBreakpoint(c.getDisableBreakpoint().getId(), false));
       case SET_WATCHPOINT:
-        return debugger
-            .insertWatchpoint(
+        return cached(
+            c,
+            debugger.insertWatchpoint(
                 c.getSetWatchpoint().getExpression(),
-                Protos.fromProto(c.getSetWatchpoint().getKind()))
-            .thenApply(Protos::breakpoint);
+                Protos.fromProto(c.getSetWatchpoint().getKind())),
+            Protos::breakpoint);
       case LIST_BREAKPOINTS:
-        return debugger.breakpoints().thenApply(Protos::breakpoints);
+        return cached(c, debugger.breakpoints(), Protos::breakpoints);
       case RUN:
         return running(debugger.run());
       case GO:
@@ -74,58 +95,62 @@ public final class DebuggerBackend implements RankBackend {
       case TERMINATE:
         return ok(debugger.kill());
       case LIST_FRAMES:
-        return debugger.frames().thenApply(Protos::frames);
+        return cached(c, debugger.frames(), Protos::frames);
       case SELECT_FRAME:
-        return debugger.selectFrame(c.getSelectFrame().getLevel()).thenApply(Protos::frame);
+        return cached(c, debugger.selectFrame(c.getSelectFrame().getLevel()), Protos::frame);
       case STACK_DEPTH:
-        return debugger.stackDepth().thenApply(Protos::depth);
+        return cached(c, debugger.stackDepth(), Protos::depth);
       case EVALUATE:
-        return debugger.evaluate(c.getEvaluate().getExpression()).thenApply(Protos::value);
+        return cached(c, debugger.evaluate(c.getEvaluate().getExpression()), Protos::value);
       case GET_TYPE:
-        return debugger.typeOf(c.getGetType().getExpression()).thenApply(Protos::type);
+        return cached(c, debugger.typeOf(c.getGetType().getExpression()), Protos::type);
       case LIST_LOCALS:
-        return debugger.locals().thenApply(Protos::variables);
+        return cached(c, debugger.locals(), Protos::variables);
       case LIST_ARGS:
-        return debugger.arguments().thenApply(Protos::variables);
+        return cached(c, debugger.arguments(), Protos::variables);
       case LIST_GLOBALS:
-        return debugger.globals().thenApply(Protos::variables);
+        return cached(c, debugger.globals(), Protos::variables);
       case LIST_THREADS:
-        return debugger.threads().thenApply(Protos::threads);
+        return cached(c, debugger.threads(), Protos::threads);
       case SELECT_THREAD:
-        return debugger.selectThread(c.getSelectThread().getId()).thenApply(Protos::thread);
+        return cached(c, debugger.selectThread(c.getSelectThread().getId()), Protos::thread);
       case READ_MEMORY:
         return debugger
             .readMemory(c.getReadMemory().getAddress(), c.getReadMemory().getCount())
-            .thenApply(Protos::memory);
+            .thenApply(b -> ReplyBody.of(Protos.memory(b)));
       case WRITE_MEMORY:
         return ok(
             debugger.writeMemory(
                 c.getWriteMemory().getAddress(), c.getWriteMemory().getBytes().toByteArray()));
       case LIST_SIGNALS:
-        return debugger.signals().thenApply(Protos::signals);
+        return cached(c, debugger.signals(), Protos::signals);
       case HANDLE_SIGNAL:
-        return debugger
-            .handleSignal(
+        return cached(
+            c,
+            debugger.handleSignal(
                 c.getHandleSignal().getSignal(),
-                Protos.signalActions(c.getHandleSignal().getActionsList()))
-            .thenApply(Protos::signals);
+                Protos.signalActions(c.getHandleSignal().getActionsList())),
+            Protos::signals);
       case CLI:
-        return debugger.cli(c.getCli().getCommand()).thenApply(Protos::text);
+        return cached(c, debugger.cli(c.getCli().getCommand()), Protos::text);
       case INPUT:
         debugger.writeInput(c.getInput().getBytes().toByteArray());
-        return CompletableFuture.completedFuture(Protos.ok());
+        return CompletableFuture.completedFuture(OK);
       case KIND_NOT_SET:
       default:
         throw new DebuggerException("unknown command: " + c.getKindCase());
     }
   }
 
-  private static CompletableFuture<EventBody> ok(CompletableFuture<Void> done) {
-    return done.thenApply(v -> Protos.ok());
+  private static final ReplyBody OK = ReplyBody.of(Protos.ok());
+  private static final ReplyBody RUNNING = ReplyBody.of(Protos.running());
+
+  private static CompletableFuture<ReplyBody> ok(CompletableFuture<Void> done) {
+    return done.thenApply(v -> OK);
   }
 
-  private static CompletableFuture<EventBody> running(CompletableFuture<Void> started) {
-    return started.thenApply(v -> Protos.running());
+  private static CompletableFuture<ReplyBody> running(CompletableFuture<Void> started) {
+    return started.thenApply(v -> RUNNING);
   }
 
   private static String message(Throwable error) {

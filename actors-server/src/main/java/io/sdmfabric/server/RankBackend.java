@@ -13,12 +13,13 @@ import java.util.function.Consumer;
  * <p>{@link #execute} must not block; a reply that is ready at once should come as a completed
  * stage (the actor then answers without a round trip through its mailbox). Failures are replies
  * too: an error is an {@code EventBody} with an {@code error}, not a failed stage; a failed stage
- * is turned into one by the actor.
+ * is turned into one by the actor. Backends of one JVM may share {@link ReplyBody} instances for
+ * equal replies, so that each is serialized once.
  */
 public interface RankBackend extends AutoCloseable {
 
   /** Runs one command for this rank. */
-  CompletionStage<EventBody> execute(CommandBody command);
+  CompletionStage<ReplyBody> execute(CommandBody command);
 
   /** Sets the receiver of unsolicited events (stops, exits, output); called once, first. */
   void subscribe(Consumer<EventBody> events);

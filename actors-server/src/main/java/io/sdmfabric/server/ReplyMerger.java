@@ -41,9 +41,9 @@ public final class ReplyMerger {
     this.hasher = hasher;
   }
 
-  /** A merger with the default hash. */
+  /** A merger with the fabric's default hash, {@link FabricConfig#sampledHash}. */
   public ReplyMerger() {
-    this(Arrays::hashCode);
+    this(FabricConfig::sampledHash);
   }
 
   /** Adds one rank's reply. */

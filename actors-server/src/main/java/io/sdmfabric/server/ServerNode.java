@@ -107,7 +107,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     }
   }
 
-  private record LocalReply(long id, EventBody body)
+  private record LocalReply(long id, ReplyBody body)
       implements Command, NoSerializationVerificationNeeded {}
 
   private record LocalEvent(EventBody body) implements Command, NoSerializationVerificationNeeded {}
@@ -279,9 +279,9 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       lostReplies = List.of(new ReplyGroup(command.dest().intersect(lost), lostBody()));
     }
     boolean local = rank >= 0 && command.dest().contains(rank);
-    EventBody ready = null;
+    ReplyBody ready = null;
     if (local) {
-      CompletableFuture<EventBody> reply = run(command.body());
+      CompletableFuture<ReplyBody> reply = run(command.body());
       if (reply.isDone()) {
         ready = reply.join();
       } else {
@@ -292,7 +292,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       // Nothing to wait for below: answer at once, without a pending aggregation.
       List<ReplyGroup> groups = new ArrayList<>(2);
       if (ready != null) {
-        groups.add(new ReplyGroup(RankSet.of(rank), CanonicalBytes.of(ready)));
+        groups.add(new ReplyGroup(RankSet.of(rank), ready.bytes()));
       }
       if (lostReplies != null) {
         groups.addAll(lostReplies);
@@ -316,21 +316,22 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
               new FlushCommand(command.id()));
     }
     if (ready != null) {
-      accept(command.id(), p, RankSet.of(rank), CanonicalBytes.of(ready));
+      accept(command.id(), p, RankSet.of(rank), ready.bytes());
     }
   }
 
   /** Runs a command on the backend; a failure becomes an error reply. */
-  private CompletableFuture<EventBody> run(CommandBody body) {
-    CompletionStage<EventBody> stage;
+  private CompletableFuture<ReplyBody> run(CommandBody body) {
+    CompletionStage<ReplyBody> stage;
     try {
       stage = backend.execute(body);
     } catch (RuntimeException e) {
-      return CompletableFuture.completedFuture(Protos.error(describe(e)));
+      return CompletableFuture.completedFuture(ReplyBody.of(Protos.error(describe(e))));
     }
     return stage
         .toCompletableFuture()
-        .handle((reply, error) -> error == null ? reply : Protos.error(describe(error)));
+        .handle(
+            (reply, error) -> error == null ? reply : ReplyBody.of(Protos.error(describe(error))));
   }
 
   private static String describe(Throwable error) {
@@ -340,7 +341,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   }
 
   private void onLocalReply(LocalReply reply) {
-    byte[] body = CanonicalBytes.of(reply.body());
+    byte[] body = reply.body().bytes();
     Pending p = pending == null ? null : pending.get(reply.id());
     if (p == null) {
       send(parent, new Replies(reply.id(), List.of(new ReplyGroup(RankSet.of(rank), body))));

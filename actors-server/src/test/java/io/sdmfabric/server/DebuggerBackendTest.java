@@ -29,7 +29,7 @@ class DebuggerBackendTest {
   }
 
   private EventBody run(CommandBody command) throws Exception {
-    return backend.execute(command).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    return backend.execute(command).toCompletableFuture().get(10, TimeUnit.SECONDS).body();
   }
 
   private static CommandBody empty(CommandBody.Builder b) {

@@ -49,9 +49,9 @@ final class ScriptedBackend implements RankBackend {
   }
 
   @Override
-  public CompletionStage<EventBody> execute(CommandBody command) {
+  public CompletionStage<ReplyBody> execute(CommandBody command) {
     executed.add(rank);
-    EventBody reply = replies.apply(rank, command);
+    ReplyBody reply = ReplyBody.of(replies.apply(rank, command));
     return release.thenApply(v -> reply);
   }
 

@@ -8,6 +8,7 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.BinomialTree;
 import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.server.SimulatedDebugger;
 import io.sdmfabric.server.SimulatedProgram;
 import io.sdmfabric.wire.Protos;
@@ -115,10 +116,13 @@ public final class FabricScaleRunner {
         SimulatedProgram.builder().withStackShape(10, 30).withResumedEvents(false).build();
     FabricConfig config = FabricConfig.defaults().withEventWindow(Duration.ofMillis(20));
     long baseline = usedHeap();
+    ReplyCache replies = new ReplyCache();
     ActorSystem<Session.Command> system =
         ActorSystem.create(
             Session.embedded(
-                n, config, rank -> new DebuggerBackend(SimulatedDebugger.direct(program, rank, n))),
+                n,
+                config,
+                rank -> new DebuggerBackend(SimulatedDebugger.direct(program, rank, n), replies)),
             "fabric");
     try {
       Collector collector = new Collector();
@@ -130,9 +134,10 @@ public final class FabricScaleRunner {
       long heapPerRank = (usedHeap() - baseline) / n;
 
       CommandBody x = evaluate("x");
-      // Warm up (the JIT compiles the hot paths) for a few seconds, at least 20 commands.
-      long warmEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
-      for (int i = 0; i < 20 || System.nanoTime() < warmEnd; i++) {
+      // Warm up until the JIT has compiled the hot paths: some 20 million rank replies (at
+      // least 20 commands), at most a minute. Fewer left 1024 ranks at 3-4 ms instead of 0.8.
+      long warmEnd = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+      for (int i = 0; i < Math.max(20, 20_000_000 / n) && System.nanoTime() < warmEnd; i++) {
         call(system, collector, replyTo, x, all);
       }
       long before = config.messagesSent().sum();
