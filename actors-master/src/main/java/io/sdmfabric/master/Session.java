@@ -149,9 +149,19 @@ public final class Session extends AbstractBehavior<Session.Command> {
         tracker.reply(replies.id(), g.ranks(), CanonicalBytes.eventBody(g.body()));
       }
     } else if (up instanceof ServerNode.Events events) {
+      // Merging by body loses each rank's order between its output and its stop or exit; put
+      // output first, as each rank wrote it before it stopped.
+      List<SessionEvent> later = new ArrayList<>();
       for (ReplyGroup g : events.groups()) {
-        publish(new SessionEvent.Unsolicited(g.ranks(), CanonicalBytes.eventBody(g.body())));
+        EventBody body = CanonicalBytes.eventBody(g.body());
+        SessionEvent e = new SessionEvent.Unsolicited(g.ranks(), body);
+        if (body.hasOutput()) {
+          publish(e);
+        } else {
+          later.add(e);
+        }
       }
+      later.forEach(this::publish);
     } else if (up instanceof ServerNode.RanksLost ranksLost) {
       lost = lost.union(ranksLost.ranks());
       tracker.lose(ranksLost.ranks(), lostBody);

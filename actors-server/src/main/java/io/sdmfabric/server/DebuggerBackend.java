@@ -1,10 +1,12 @@
 package io.sdmfabric.server;
 
+import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Debugger;
 import io.sdmfabric.model.DebuggerException;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
+import java.io.ByteArrayOutputStream;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
@@ -34,9 +36,35 @@ public final class DebuggerBackend implements RankBackend {
     this(debugger, new ReplyCache(64));
   }
 
+  /**
+   * Program output goes out a line at a time, so that equal lines of many ranks merge; a partial
+   * last line goes out when the program stops or ends (a prompt without a newline shows then).
+   */
   @Override
   public void subscribe(Consumer<EventBody> events) {
-    debugger.subscribe(event -> events.accept(Protos.event(event)));
+    ByteArrayOutputStream partial = new ByteArrayOutputStream();
+    debugger.subscribe(
+        event -> {
+          if (event instanceof DebugEvent.Output output) {
+            byte[] bytes = output.bytes();
+            int start = 0;
+            for (int i = 0; i < bytes.length; i++) {
+              if (bytes[i] == '\n') {
+                partial.write(bytes, start, i + 1 - start);
+                events.accept(Protos.event(new DebugEvent.Output(partial.toByteArray())));
+                partial.reset();
+                start = i + 1;
+              }
+            }
+            partial.write(bytes, start, bytes.length - start);
+            return;
+          }
+          if (partial.size() > 0 && !(event instanceof DebugEvent.Resumed)) {
+            events.accept(Protos.event(new DebugEvent.Output(partial.toByteArray())));
+            partial.reset();
+          }
+          events.accept(Protos.event(event));
+        });
   }
 
   @Override

@@ -15,7 +15,16 @@ public final class Main implements Callable<Integer> {
 
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
-    System.exit(new CommandLine(new Main()).execute(args));
+    System.exit(commandLine(System.out, System.err).execute(args));
+  }
+
+  /** The command line, writing to {@code out} and {@code err}. */
+  static CommandLine commandLine(java.io.PrintStream out, java.io.PrintStream err) {
+    CommandLine cl = new CommandLine(new Main());
+    cl.addSubcommand(new DebugCommand(out, err));
+    // Everything after the program is the program's: sdm debug -n 4 ./app -v
+    cl.getSubcommands().get("debug").setStopAtPositional(true);
+    return cl;
   }
 
   @Override

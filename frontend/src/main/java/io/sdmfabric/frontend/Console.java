@@ -1,0 +1,312 @@
+package io.sdmfabric.frontend;
+
+import com.google.protobuf.ByteString;
+import io.sdmfabric.frontend.ConsoleCommand.Simple;
+import io.sdmfabric.model.BreakpointSpec;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StepKind;
+import io.sdmfabric.model.WatchKind;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.StackTree;
+import io.sdmfabric.wire.proto.BreakpointIdCmd;
+import io.sdmfabric.wire.proto.CliCmd;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.Empty;
+import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.ExpressionCmd;
+import io.sdmfabric.wire.proto.FrameCmd;
+import io.sdmfabric.wire.proto.InputCmd;
+import io.sdmfabric.wire.proto.MemoryReadCmd;
+import io.sdmfabric.wire.proto.StepCmd;
+import io.sdmfabric.wire.proto.ThreadCmd;
+import io.sdmfabric.wire.proto.WatchpointCmd;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The console: runs console lines against a session and shows the results. The same object serves
+ * the terminal, scripts ({@code -x}) and tests. Bad input and refused commands are reported and the
+ * session goes on; only {@code quit} ends it.
+ */
+public final class Console {
+  /** How long a command waits for all its replies before the console gives up on it. */
+  public static final Duration REPLY_LIMIT = Duration.ofSeconds(60);
+
+  private static final Empty EMPTY = Empty.getDefaultInstance();
+
+  private final SessionClient session;
+  private final Renderer renderer;
+  private final ProcessTable table;
+  private RankSet focus;
+  private int frameLevel;
+
+  /** A console on {@code session}, showing everything through {@code renderer}. */
+  public Console(SessionClient session, Renderer renderer) {
+    this.session = session;
+    this.renderer = renderer;
+    this.table = new ProcessTable(session.size());
+    this.focus = RankSet.all(session.size());
+    session.onEvent(this::onEvent);
+  }
+
+  /** The ranks commands go to without a prefix. */
+  public RankSet focus() {
+    return focus;
+  }
+
+  /** What the console knows of each rank's state. */
+  public ProcessTable table() {
+    return table;
+  }
+
+  /**
+   * Runs one line.
+   *
+   * @return false after {@code quit}, true otherwise (errors included)
+   */
+  public boolean execute(String line) {
+    Optional<ParsedLine> parsed;
+    try {
+      parsed = ConsoleParser.parse(line);
+    } catch (ConsoleSyntaxException e) {
+      renderer.error(RankSet.empty(), e.getMessage());
+      return true;
+    }
+    if (parsed.isEmpty()) {
+      return true;
+    }
+    RankSet ranks = parsed.get().ranksOr(focus);
+    if (!ranks.isEmpty() && ranks.last() >= session.size()) {
+      renderer.error(
+          ranks,
+          "rank " + ranks.last() + " is out of range: the job has ranks 0-" + (session.size() - 1));
+      return true;
+    }
+    try {
+      return run(parsed.get().command(), ranks, line.strip());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private boolean run(ConsoleCommand command, RankSet ranks, String line)
+      throws InterruptedException {
+    String word = line.startsWith("[") ? line.substring(line.indexOf(']') + 1).strip() : line;
+    word = word.split("\\s+", 2)[0];
+    if (command instanceof Simple simple) {
+      switch (simple) {
+        case QUIT:
+          return false;
+        case HELP:
+          renderer.info(ConsoleParser.help());
+          return true;
+        case PROCS:
+          renderer.procs(table.rows(ranks));
+          renderer.complete(word);
+          return true;
+        case RUN:
+          resume(word, ranks, CommandBody.newBuilder().setRun(EMPTY).build());
+          return true;
+        case CONTINUE:
+          resume(word, ranks, CommandBody.newBuilder().setGo(EMPTY).build());
+          return true;
+        case STEP:
+          resume(word, ranks, step(StepKind.INTO));
+          return true;
+        case NEXT:
+          resume(word, ranks, step(StepKind.OVER));
+          return true;
+        case FINISH:
+          resume(word, ranks, step(StepKind.RETURN));
+          return true;
+        case INTERRUPT:
+          call(word, "", ranks, CommandBody.newBuilder().setSuspend(EMPTY).build());
+          return true;
+        case KILL:
+          call(word, "", ranks, CommandBody.newBuilder().setTerminate(EMPTY).build());
+          return true;
+        case BACKTRACE:
+          backtrace(word, ranks);
+          return true;
+        case LOCALS:
+          call(word, "", ranks, CommandBody.newBuilder().setListLocals(EMPTY).build());
+          return true;
+        case ARGS:
+          call(word, "", ranks, CommandBody.newBuilder().setListArgs(EMPTY).build());
+          return true;
+        case INFO_BREAKPOINTS:
+          call(word, "", ranks, CommandBody.newBuilder().setListBreakpoints(EMPTY).build());
+          return true;
+        case INFO_THREADS:
+          call(word, "", ranks, CommandBody.newBuilder().setListThreads(EMPTY).build());
+          return true;
+        case INFO_SIGNALS:
+          call(word, "", ranks, CommandBody.newBuilder().setListSignals(EMPTY).build());
+          return true;
+        default:
+          throw new IllegalStateException("unhandled " + simple);
+      }
+    }
+    if (command instanceof ConsoleCommand.Focus f) {
+      focus = f.all() ? RankSet.all(session.size()) : f.ranks();
+      if (!focus.isEmpty() && focus.last() >= session.size()) {
+        renderer.error(
+            focus,
+            "rank "
+                + focus.last()
+                + " is out of range: the job has ranks 0-"
+                + (session.size() - 1));
+        focus = RankSet.all(session.size());
+      }
+      return true;
+    }
+    if (command instanceof ConsoleCommand.Wait w) {
+      await(ranks, w.timeout());
+      return true;
+    }
+    call(word, argument(command), ranks, body(command));
+    if (command instanceof ConsoleCommand.SelectFrame s) {
+      frameLevel = s.level();
+    }
+    return true;
+  }
+
+  private CommandBody body(ConsoleCommand command) throws InterruptedException {
+    CommandBody.Builder b = CommandBody.newBuilder();
+    if (command instanceof ConsoleCommand.Break br) {
+      BreakpointSpec spec = BreakpointSpec.at(br.location()).withCondition(br.condition());
+      return b.setSetBreakpoint(Protos.toProto(br.temporary() ? spec.asTemporary() : spec)).build();
+    } else if (command instanceof ConsoleCommand.BreakpointChange c) {
+      BreakpointIdCmd id = BreakpointIdCmd.newBuilder().setId(c.id()).build();
+      return switch (c.change()) {
+        case DELETE -> b.setDeleteBreakpoint(id).build();
+        case ENABLE -> b.setEnableBreakpoint(id).build();
+        case DISABLE -> b.setDisableBreakpoint(id).build();
+      };
+    } else if (command instanceof ConsoleCommand.Watch w) {
+      return b.setSetWatchpoint(
+              WatchpointCmd.newBuilder()
+                  .setExpression(w.expression())
+                  .setKind(Protos.toProto(WatchKind.WRITE)))
+          .build();
+    } else if (command instanceof ConsoleCommand.Print p) {
+      return b.setEvaluate(ExpressionCmd.newBuilder().setExpression(p.expression())).build();
+    } else if (command instanceof ConsoleCommand.Ptype p) {
+      return b.setCli(CliCmd.newBuilder().setCommand("ptype " + p.expression())).build();
+    } else if (command instanceof ConsoleCommand.Examine x) {
+      return b.setReadMemory(MemoryReadCmd.newBuilder().setAddress(x.address()).setCount(x.count()))
+          .build();
+    } else if (command instanceof ConsoleCommand.SelectFrame f) {
+      return b.setSelectFrame(FrameCmd.newBuilder().setLevel(f.level())).build();
+    } else if (command instanceof ConsoleCommand.MoveFrame m) {
+      int level = Math.max(0, frameLevel + m.delta());
+      frameLevel = level;
+      return b.setSelectFrame(FrameCmd.newBuilder().setLevel(level)).build();
+    } else if (command instanceof ConsoleCommand.SelectThread t) {
+      return b.setSelectThread(ThreadCmd.newBuilder().setId(t.id())).build();
+    } else if (command instanceof ConsoleCommand.Handle h) {
+      return b.setHandleSignal(Protos.handleSignal(h.signal(), h.actions())).build();
+    } else if (command instanceof ConsoleCommand.Raw r) {
+      return b.setCli(CliCmd.newBuilder().setCommand(r.command())).build();
+    } else if (command instanceof ConsoleCommand.Input i) {
+      return b.setInput(
+              InputCmd.newBuilder()
+                  .setBytes(ByteString.copyFrom(i.text() + "\n", StandardCharsets.UTF_8)))
+          .build();
+    }
+    throw new IllegalStateException("no command body for " + command);
+  }
+
+  private static String argument(ConsoleCommand command) {
+    if (command instanceof ConsoleCommand.Print p) {
+      return p.expression();
+    } else if (command instanceof ConsoleCommand.Examine x) {
+      return x.address();
+    }
+    return "";
+  }
+
+  private static CommandBody step(StepKind kind) {
+    return CommandBody.newBuilder()
+        .setStep(StepCmd.newBuilder().setKind(Protos.toProto(kind)))
+        .build();
+  }
+
+  /** Runs a command that resumes ranks: they count as running from now until they report. */
+  private void resume(String word, RankSet ranks, CommandBody body) throws InterruptedException {
+    ProcessTable before = table.snapshot();
+    table.markRunning(ranks);
+    List<RankReply> replies = call(word, "", ranks, body);
+    for (RankReply r : replies) {
+      if (r.body().hasError()) {
+        table.resumeFailed(r.ranks(), before);
+      }
+    }
+  }
+
+  /** Waits for ranks to stop or end: {@code wait}. */
+  public void await(RankSet ranks, Duration timeout) throws InterruptedException {
+    RankSet running = table.awaitNotRunning(ranks, timeout.toMillis());
+    if (!running.isEmpty()) {
+      renderer.error(running, "still running after " + timeout.toMillis() / 1000.0 + " s");
+    }
+    renderer.complete("wait");
+  }
+
+  private void backtrace(String word, RankSet ranks) throws InterruptedException {
+    List<RankReply> replies =
+        exchange(ranks, CommandBody.newBuilder().setListFrames(EMPTY).build());
+    StackTree.Builder tree = StackTree.builder();
+    for (RankReply r : replies) {
+      if (r.body().hasFrames() && r.body().getFrames().getFramesCount() > 0) {
+        tree.add(Protos.fromProto(r.body().getFrames()), r.ranks());
+      } else {
+        renderer.reply(word, "", r);
+      }
+    }
+    StackTree merged = tree.build();
+    if (!merged.isEmpty()) {
+      renderer.stacks(merged);
+    }
+    renderer.complete(word);
+  }
+
+  private List<RankReply> call(String word, String argument, RankSet ranks, CommandBody body)
+      throws InterruptedException {
+    List<RankReply> replies = exchange(ranks, body);
+    for (RankReply r : replies) {
+      renderer.reply(word, argument, r);
+    }
+    renderer.complete(word);
+    return replies;
+  }
+
+  private List<RankReply> exchange(RankSet ranks, CommandBody body) throws InterruptedException {
+    try {
+      return session
+          .call(body, ranks, Duration.ZERO)
+          .get(REPLY_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      renderer.error(ranks, e.getCause().getMessage());
+    } catch (TimeoutException e) {
+      renderer.error(ranks, "no reply from every rank within " + REPLY_LIMIT.toSeconds() + " s");
+    }
+    return List.of();
+  }
+
+  private void onEvent(RankReply event) {
+    EventBody b = event.body();
+    if (b.hasError() && b.getError().getMessage().equals("rank lost")) {
+      table.lose(event.ranks());
+    } else {
+      table.apply(event);
+    }
+    renderer.event(event);
+  }
+}

@@ -1,0 +1,166 @@
+package io.sdmfabric.frontend;
+
+import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.EventBody;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the front-end knows of each rank's state: not started, running, stopped (and where), exited,
+ * or lost. Fed with the session's events; answers {@code procs} and {@code wait}. Thread-safe:
+ * events arrive on the session's thread, questions on the console's.
+ */
+public final class ProcessTable {
+
+  /** A rank's state. */
+  public enum State {
+    NOT_STARTED,
+    RUNNING,
+    STOPPED,
+    EXITED,
+    LOST
+  }
+
+  /** Ranks in the same state at the same place. */
+  public record Row(State state, String location, RankSet ranks) {
+    public Row {
+      Objects.requireNonNull(state, "state");
+      Objects.requireNonNull(location, "location");
+      Objects.requireNonNull(ranks, "ranks");
+    }
+  }
+
+  private final State[] states;
+  private final String[] locations;
+
+  /** A table of {@code size} ranks, none started. */
+  public ProcessTable(int size) {
+    states = new State[size];
+    locations = new String[size];
+    java.util.Arrays.fill(states, State.NOT_STARTED);
+    java.util.Arrays.fill(locations, "");
+  }
+
+  /**
+   * Marks ranks running, before the command that resumes them goes out: their stop can then only
+   * come later. (The session's own "running" events are not used: merged with other ranks' events
+   * they may arrive after a quick rank's stop.)
+   */
+  public synchronized void markRunning(RankSet ranks) {
+    ranks.forEach(
+        r -> {
+          if (r < states.length && (states[r] == State.STOPPED || states[r] == State.NOT_STARTED)) {
+            states[r] = State.RUNNING;
+            locations[r] = "";
+          }
+        });
+    notifyAll();
+  }
+
+  /** Puts ranks whose resume failed back to stopped, where they were. */
+  public synchronized void resumeFailed(RankSet ranks, ProcessTable before) {
+    ranks.forEach(
+        r -> {
+          if (r < states.length && states[r] == State.RUNNING) {
+            states[r] = before.states[r];
+            locations[r] = before.locations[r];
+          }
+        });
+    notifyAll();
+  }
+
+  /** A copy of the table as it is now. */
+  public synchronized ProcessTable snapshot() {
+    ProcessTable copy = new ProcessTable(states.length);
+    System.arraycopy(states, 0, copy.states, 0, states.length);
+    System.arraycopy(locations, 0, copy.locations, 0, locations.length);
+    return copy;
+  }
+
+  /** Records an unsolicited stop or exit. */
+  public synchronized void apply(RankReply event) {
+    EventBody body = event.body();
+    if (body.hasSuspended()) {
+      Frame frame = Protos.fromProto(body.getSuspended().getFrame());
+      set(event.ranks(), State.STOPPED, frame.describe());
+    } else if (body.hasExit()) {
+      String how =
+          body.getExit().getSignal().isEmpty()
+              ? "exit code " + body.getExit().getCode()
+              : "signal " + body.getExit().getSignal();
+      set(event.ranks(), State.EXITED, how);
+    }
+    notifyAll();
+  }
+
+  /** Marks ranks lost (their server is gone). */
+  public synchronized void lose(RankSet ranks) {
+    set(ranks, State.LOST, "");
+    notifyAll();
+  }
+
+  /** The ranks of {@code among} that are in {@code state}. */
+  public synchronized RankSet ranksIn(State state, RankSet among) {
+    RankSet.Builder b = RankSet.builder();
+    among.forEach(
+        r -> {
+          if (r < states.length && states[r] == state) {
+            b.add(r);
+          }
+        });
+    return b.build();
+  }
+
+  /**
+   * Waits until no rank of {@code ranks} runs, at most {@code timeoutMs}.
+   *
+   * @return the ranks still running (empty when all stopped or ended)
+   */
+  public synchronized RankSet awaitNotRunning(RankSet ranks, long timeoutMs)
+      throws InterruptedException {
+    long deadline = System.currentTimeMillis() + timeoutMs;
+    while (true) {
+      RankSet running = ranksIn(State.RUNNING, ranks);
+      long left = deadline - System.currentTimeMillis();
+      if (running.isEmpty() || left <= 0) {
+        return running;
+      }
+      wait(left);
+    }
+  }
+
+  /** The rows of {@code procs}: ranks grouped by state and place, in order of their first rank. */
+  public synchronized List<Row> rows(RankSet among) {
+    Map<String, RankSet.Builder> groups = new LinkedHashMap<>();
+    Map<String, Row> keys = new LinkedHashMap<>();
+    among.forEach(
+        r -> {
+          if (r < states.length) {
+            String key = states[r] + "\u0000" + locations[r];
+            groups.computeIfAbsent(key, k -> RankSet.builder()).add(r);
+            keys.putIfAbsent(key, new Row(states[r], locations[r], RankSet.empty()));
+          }
+        });
+    List<Row> rows = new ArrayList<>();
+    groups.forEach(
+        (k, b) -> rows.add(new Row(keys.get(k).state(), keys.get(k).location(), b.build())));
+    rows.sort(Comparator.comparingInt(row -> row.ranks().first()));
+    return rows;
+  }
+
+  private void set(RankSet ranks, State state, String location) {
+    ranks.forEach(
+        r -> {
+          if (r < states.length && states[r] != State.LOST) {
+            states[r] = state;
+            locations[r] = location;
+          }
+        });
+  }
+}

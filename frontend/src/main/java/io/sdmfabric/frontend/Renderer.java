@@ -1,0 +1,34 @@
+package io.sdmfabric.frontend;
+
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.StackTree;
+import java.util.List;
+
+/**
+ * How the console shows what happens: as text for people ({@link TextRenderer}) or one JSON object
+ * per line for tools ({@link JsonRenderer}, documented in docs/PROTOCOL.md). Implementations are
+ * called from more than one thread and serialize their output.
+ */
+public interface Renderer {
+
+  /** A merged reply to a command ({@code expression} is what it was about, if anything). */
+  void reply(String command, String expression, RankReply reply);
+
+  /** An unsolicited event: a stop, an exit, output. */
+  void event(RankReply event);
+
+  /** The merged stacks of {@code bt}. */
+  void stacks(StackTree tree);
+
+  /** The rows of {@code procs}. */
+  void procs(List<ProcessTable.Row> rows);
+
+  /** An error of the console itself (bad input, a refused command); {@code ranks} may be empty. */
+  void error(RankSet ranks, String message);
+
+  /** A message for the user, such as help or a warning. */
+  void info(String text);
+
+  /** A command has finished on every rank it went to. */
+  void complete(String command);
+}

@@ -1,0 +1,148 @@
+package io.sdmfabric.launch;
+
+import io.sdmfabric.frontend.Console;
+import io.sdmfabric.frontend.JsonRenderer;
+import io.sdmfabric.frontend.RankReply;
+import io.sdmfabric.frontend.Renderer;
+import io.sdmfabric.frontend.TextRenderer;
+import io.sdmfabric.gdbmi.GdbDebugger;
+import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.model.LaunchSpec;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.StartSessionCmd;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sdm debug}: debugs N ranks of a program on this machine, master, servers and one gdb per
+ * rank in this JVM, from the console language: interactively, from a script, or both.
+ */
+@Command(
+    name = "debug",
+    description = "Debug N ranks of PROGRAM on this machine.",
+    mixinStandardHelpOptions = true)
+final class DebugCommand implements Callable<Integer> {
+  @Option(names = "-n", description = "number of ranks (default: ${DEFAULT-VALUE})")
+  int ranks = 4;
+
+  @Option(names = "-x", paramLabel = "FILE", description = "run the console commands in FILE first")
+  Path script;
+
+  @Option(names = "--batch", description = "exit when the script and standard input end")
+  boolean batch;
+
+  @Option(names = "--json", description = "one JSON object per line for every event")
+  boolean json;
+
+  @Option(
+      names = "--event-window",
+      paramLabel = "MS",
+      description = "how long events of many ranks wait to merge (default: ${DEFAULT-VALUE})")
+  long eventWindowMs = 100;
+
+  @Parameters(index = "0", paramLabel = "PROGRAM", description = "the program to debug")
+  String program;
+
+  @Parameters(index = "1..*", paramLabel = "ARGS", description = "its arguments")
+  List<String> args = new ArrayList<>();
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  DebugCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (ranks < 1) {
+      err.println("sdm: -n needs at least one rank, not " + ranks);
+      return 2;
+    }
+    String resolved;
+    try {
+      resolved = Programs.resolve(program);
+    } catch (IOException e) {
+      err.println("sdm: " + e.getMessage());
+      return 2;
+    }
+    if (script != null && !Files.isReadable(script)) {
+      err.println("sdm: cannot read the script " + script);
+      return 2;
+    }
+    List<GdbDebugger> gdbs;
+    try {
+      gdbs = GdbFleet.start(ranks, GdbOptions.defaults());
+    } catch (IOException e) {
+      err.println("sdm: " + e.getMessage());
+      return 2;
+    }
+    FabricConfig config = FabricConfig.defaults().withEventWindow(Duration.ofMillis(eventWindowMs));
+    try (EmbeddedSession session = new EmbeddedSession(gdbs, config)) {
+      Renderer renderer = json ? new JsonRenderer(out) : new TextRenderer(out);
+      Console console = new Console(session, renderer);
+      if (!load(session, renderer, resolved)) {
+        return 1;
+      }
+      if (script != null && !runLines(console, Files.readAllLines(script))) {
+        return 0;
+      }
+      if (batch || System.console() == null) {
+        runLines(
+            console,
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+                .lines()
+                .toList());
+      } else {
+        new InteractiveConsole(console).run();
+      }
+      return 0;
+    }
+  }
+
+  /** Loads the program on every rank; false when no rank could. */
+  private boolean load(EmbeddedSession session, Renderer renderer, String resolved)
+      throws Exception {
+    LaunchSpec spec = new LaunchSpec(resolved, args, Map.of(), Path.of("").toAbsolutePath());
+    CommandBody load =
+        CommandBody.newBuilder()
+            .setStartSession(StartSessionCmd.newBuilder().setLaunch(Protos.toProto(spec)))
+            .build();
+    List<RankReply> replies =
+        session.call(load, RankSet.all(ranks), Duration.ZERO).get(60, TimeUnit.SECONDS);
+    boolean any = false;
+    for (RankReply r : replies) {
+      renderer.reply("load", "", r);
+      any |= r.body().hasLoaded();
+    }
+    return any;
+  }
+
+  /** Runs lines until they end or one quits; false after quit. */
+  private static boolean runLines(Console console, List<String> lines) {
+    for (String line : lines) {
+      if (!console.execute(line)) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
