@@ -440,10 +440,12 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       eventsOrigin = now - heldMs;
     }
     events.addAll(groups);
-    // One window from the first report, plus a tenth of it per level of this subtree: a child's
-    // batch is due a tenth of a window before its parent's, so events reported together meet.
+    // The root holds a batch for the whole window, counted from the first report, so that ranks
+    // reporting within a window of each other meet there; the nodes below hold it only a tenth
+    // of the window per level of their subtree, enough for their children's batches to reach
+    // them first. (A window at every node would start over for every late rank's report.)
     long window = config.eventWindow().toMillis();
-    long wait = eventsOrigin + window + height() * (window / 10) - now;
+    long wait = eventsOrigin + (rank < 0 ? window : 0) + height() * (window / 10) - now;
     if (wait <= 0) {
       // Due already: flush after the messages already in the mailbox, which may merge.
       if (!eventsFlushQueued) {

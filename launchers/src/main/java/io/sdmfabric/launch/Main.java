@@ -22,8 +22,10 @@ public final class Main implements Callable<Integer> {
   static CommandLine commandLine(java.io.PrintStream out, java.io.PrintStream err) {
     CommandLine cl = new CommandLine(new Main());
     cl.addSubcommand(new DebugCommand(out, err));
+    cl.addSubcommand(new StacksCommand(out, err));
     // Everything after the program is the program's: sdm debug -n 4 ./app -v
     cl.getSubcommands().get("debug").setStopAtPositional(true);
+    cl.getSubcommands().get("stacks").setStopAtPositional(true);
     return cl;
   }
 

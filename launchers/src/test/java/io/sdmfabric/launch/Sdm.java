@@ -1,0 +1,109 @@
+package io.sdmfabric.launch;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the fat jar ({@code target/sdm.jar}) as a user would, in a subprocess, and builds the
+ * example programs of {@code examples/} with gcc.
+ */
+final class Sdm {
+  private static final Path JAR = Path.of("target", "sdm.jar").toAbsolutePath();
+  private static final Path EXAMPLES = Path.of("..", "examples").toAbsolutePath().normalize();
+  private static final Path BUILT = Path.of("target", "examples").toAbsolutePath();
+  private static final ConcurrentHashMap<String, Path> PROGRAMS = new ConcurrentHashMap<>();
+
+  /** What a run printed and how it ended. */
+  record Result(int exitCode, String out, String err) {
+    @Override
+    public String toString() {
+      return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+    }
+  }
+
+  private Sdm() {}
+
+  /** An example program, built with {@code gcc -g} (or without debug info) once. */
+  static Path example(String name, boolean debugInfo) {
+    return PROGRAMS.computeIfAbsent(
+        name + debugInfo,
+        k -> {
+          try {
+            Files.createDirectories(BUILT);
+            Path binary = BUILT.resolve(name + (debugInfo ? "" : "-nodebug"));
+            List<String> cmd =
+                new ArrayList<>(List.of("gcc", "-O0", "-o", binary.toString(), name + ".c"));
+            if (debugInfo) {
+              cmd.add(1, "-g");
+            }
+            Process gcc =
+                new ProcessBuilder(cmd)
+                    .directory(EXAMPLES.toFile())
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (gcc.waitFor() != 0) {
+              throw new IllegalStateException("gcc failed for " + name + ": " + out);
+            }
+            return binary;
+          } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  /** Runs {@code sdm ARGS} with {@code input} on its standard input, at most two minutes. */
+  static Result run(String input, String... args) throws Exception {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                JAR.toString()));
+    cmd.addAll(List.of(args));
+    Path out = Files.createTempFile("sdm-out", ".txt");
+    Path err = Files.createTempFile("sdm-err", ".txt");
+    Process p =
+        new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    try {
+      p.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
+      p.getOutputStream().close();
+      if (!p.waitFor(2, TimeUnit.MINUTES)) {
+        throw new AssertionError("sdm did not end within 2 minutes:\n" + Files.readString(out));
+      }
+      return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    } finally {
+      p.destroyForcibly();
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
+  }
+
+  /** The processes running {@code gdb --interpreter=mi3} or one of the example programs. */
+  static List<String> leftovers() throws IOException {
+    List<String> found = new ArrayList<>();
+    try (var procs = Files.list(Path.of("/proc"))) {
+      for (Path p : (Iterable<Path>) procs::iterator) {
+        if (!p.getFileName().toString().matches("\\d+")) {
+          continue;
+        }
+        try {
+          String cmdline = Files.readString(p.resolve("cmdline")).replace('\0', ' ');
+          if (cmdline.contains("--interpreter=mi3") || cmdline.contains(BUILT.toString())) {
+            found.add(p.getFileName() + ": " + cmdline);
+          }
+        } catch (IOException e) {
+          // The process ended while we looked.
+        }
+      }
+    }
+    return found;
+  }
+}
