@@ -300,13 +300,14 @@ public final class Console {
     return List.of();
   }
 
+  /** Shows an event, then records it: whoever waits for it sees it shown first. */
   private void onEvent(RankReply event) {
+    renderer.event(event);
     EventBody b = event.body();
     if (b.hasError() && b.getError().getMessage().equals("rank lost")) {
       table.lose(event.ranks());
     } else {
       table.apply(event);
     }
-    renderer.event(event);
   }
 }

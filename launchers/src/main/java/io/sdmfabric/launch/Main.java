@@ -10,7 +10,14 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "sdm 0.1.0",
     description = "SDM Fabric: a scalable parallel debugger.",
-    subcommands = {Main.Demo.class})
+    subcommands = {},
+    footer = {
+      "",
+      "Examples:",
+      "  sdm debug -n 4 ./app arg     debug 4 ranks of ./app, one gdb per rank",
+      "  sdm debug -n 8 -x cmds.sdm --batch ./app",
+      "  sdm stacks -n 16 --after 5s ./app   where is a hanging job stuck?"
+    })
 public final class Main implements Callable<Integer> {
 
   /** Runs the command line and exits with its status. */
@@ -33,14 +40,5 @@ public final class Main implements Callable<Integer> {
   public Integer call() {
     CommandLine.usage(this, System.out);
     return 2;
-  }
-
-  /** {@code sdm demo}: the demo of the GDB/MI layer on one process. */
-  @Command(name = "demo", description = "Run a bundled C program under gdb and print its stops.")
-  static final class Demo implements Callable<Integer> {
-    @Override
-    public Integer call() throws Exception {
-      return new GdbDemo(System.out).run();
-    }
   }
 }
