@@ -328,32 +328,56 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<Value> evaluate(String expression) {
-    CompletableFuture<MiReply> printed =
-        driver.send(MiCommand.of("-data-evaluate-expression").param(expression));
-    CompletableFuture<MiReply> size =
-        driver.send(MiCommand.of("-data-evaluate-expression").param("sizeof(" + expression + ")"));
+    // A variable object gives the type, the number of children and, for a scalar, the text that
+    // print shows; print's own text is fetched only for composites (where the object shows
+    // "{...}"), and print's error when the object cannot be made, for gdb's own message.
     CompletableFuture<MiReply> created =
         driver.send(MiCommand.of("-var-create").param("-").param("*").param(expression));
-    return printed.thenCompose(
-        text ->
-            created.thenCompose(
-                var -> {
-                  String name = var.results().string("name");
-                  String type = var.results().optString("type").orElse("");
-                  int childCount =
-                      Integer.parseInt(var.results().optString("numchild").orElse("0"));
-                  String value = text.results().string("value");
-                  Value.Kind kind = ValueKinds.classify(type, value, childCount);
-                  int bytes = size.handle((s, e) -> e == null ? parseSize(s) : 0).join();
-                  CompletableFuture<List<Value>> children =
-                      kind.isComposite()
-                          ? children(name, CHILD_DEPTH)
-                          : CompletableFuture.completedFuture(List.of());
-                  return children
-                      .whenComplete((c, e) -> driver.send(MiCommand.of("-var-delete").param(name)))
-                      .thenApply(
-                          c -> new Value(expression, type, kind, bytes, value, childCount, c));
-                }));
+    CompletableFuture<Integer> size =
+        driver
+            .send(MiCommand.of("-data-evaluate-expression").param("sizeof(" + expression + ")"))
+            .handle((s, e) -> e == null ? parseSize(s) : 0);
+    return created
+        .handle(
+            (var, error) ->
+                error == null ? fromVariable(expression, var, size) : printed(expression, size))
+        .thenCompose(value -> value);
+  }
+
+  private CompletableFuture<Value> fromVariable(
+      String expression, MiReply var, CompletableFuture<Integer> size) {
+    String name = var.results().string("name");
+    String type = var.results().optString("type").orElse("");
+    int childCount = Integer.parseInt(var.results().optString("numchild").orElse("0"));
+    String shown = var.results().optString("value").orElse("");
+    Value.Kind kind = ValueKinds.classify(type, shown, childCount);
+    CompletableFuture<String> text =
+        kind.isComposite()
+            ? driver
+                .send(MiCommand.of("-data-evaluate-expression").param(expression))
+                .thenApply(r -> r.results().string("value"))
+            : CompletableFuture.completedFuture(shown);
+    CompletableFuture<List<Value>> children =
+        kind.isComposite()
+            ? children(name, CHILD_DEPTH)
+            : CompletableFuture.completedFuture(List.of());
+    return CompletableFuture.allOf(text, children, size)
+        .thenApply(
+            done ->
+                new Value(
+                    expression, type, kind, size.join(), text.join(), childCount, children.join()))
+        .whenComplete((v, e) -> driver.send(MiCommand.of("-var-delete").param(name)));
+  }
+
+  private CompletableFuture<Value> printed(String expression, CompletableFuture<Integer> size) {
+    return driver
+        .send(MiCommand.of("-data-evaluate-expression").param(expression))
+        .thenCombine(
+            size,
+            (r, bytes) -> {
+              String text = r.results().string("value");
+              return Value.scalar(expression, "", ValueKinds.classify("", text, 0), bytes, text);
+            });
   }
 
   /** The children of a variable object, {@code depth} levels down, C++ access groups flattened. */

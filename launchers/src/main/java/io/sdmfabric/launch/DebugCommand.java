@@ -106,11 +106,14 @@ final class DebugCommand implements Callable<Integer> {
         return 0;
       }
       if (batch || System.console() == null) {
-        runLines(
-            console,
-            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
-                .lines()
-                .toList());
+        // Line by line as they come: a tool may drive the session through a pipe.
+        BufferedReader in =
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          if (!console.execute(line)) {
+            break;
+          }
+        }
       } else {
         new InteractiveConsole(console).run();
       }
