@@ -339,8 +339,17 @@ public final class GdbDebugger implements Debugger {
             .handle((s, e) -> e == null ? parseSize(s) : 0);
     return created
         .handle(
-            (var, error) ->
-                error == null ? fromVariable(expression, var, size) : printed(expression, size))
+            (var, error) -> {
+              if (error != null) {
+                return printed(expression, size);
+              }
+              if (var.results().optString("value").orElse("").isEmpty()) {
+                // Made, but without a value (e.g. a division by zero): print says why.
+                driver.send(MiCommand.of("-var-delete").param(var.results().string("name")));
+                return printed(expression, size);
+              }
+              return fromVariable(expression, var, size);
+            })
         .thenCompose(value -> value);
   }
 

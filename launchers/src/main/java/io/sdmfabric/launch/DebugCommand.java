@@ -96,8 +96,11 @@ final class DebugCommand implements Callable<Integer> {
       return 2;
     }
     FabricConfig config = FabricConfig.defaults().withEventWindow(Duration.ofMillis(eventWindowMs));
-    try (EmbeddedSession session = new EmbeddedSession(gdbs, config)) {
-      Renderer renderer = json ? new JsonRenderer(out) : new TextRenderer(out);
+    boolean interactive = !batch && System.console() != null;
+    try (EmbeddedSession session = new EmbeddedSession(gdbs, config);
+        InteractiveConsole terminal = interactive ? new InteractiveConsole() : null) {
+      PrintStream shown = interactive ? terminal.output() : out;
+      Renderer renderer = json ? new JsonRenderer(shown) : new TextRenderer(shown);
       Console console = new Console(session, renderer);
       if (!load(session, renderer, resolved)) {
         return 1;
@@ -105,7 +108,9 @@ final class DebugCommand implements Callable<Integer> {
       if (script != null && !runLines(console, Files.readAllLines(script))) {
         return 0;
       }
-      if (batch || System.console() == null) {
+      if (interactive) {
+        terminal.run(console);
+      } else {
         // Line by line as they come: a tool may drive the session through a pipe.
         BufferedReader in =
             new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -114,8 +119,6 @@ final class DebugCommand implements Callable<Integer> {
             break;
           }
         }
-      } else {
-        new InteractiveConsole(console).run();
       }
       return 0;
     }

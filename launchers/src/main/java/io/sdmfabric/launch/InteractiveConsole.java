@@ -1,7 +1,11 @@
 package io.sdmfabric.launch;
 
 import io.sdmfabric.frontend.Console;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -9,29 +13,62 @@ import org.jline.reader.UserInterruptException;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 
-/** The console on a terminal: line editing and history (JLine), the focus in the prompt. */
-final class InteractiveConsole {
-  private final Console console;
+/**
+ * The console on a terminal: line editing and history (JLine), the focus in the prompt, and events
+ * that arrive while the user types printed above the prompt line instead of into it.
+ */
+final class InteractiveConsole implements AutoCloseable {
+  private final Terminal terminal;
+  private final LineReader reader;
 
-  InteractiveConsole(Console console) {
-    this.console = console;
+  InteractiveConsole() throws IOException {
+    this.terminal = TerminalBuilder.builder().system(true).build();
+    this.reader = LineReaderBuilder.builder().terminal(terminal).build();
   }
 
-  void run() throws IOException {
-    try (Terminal terminal = TerminalBuilder.builder().system(true).build()) {
-      LineReader reader = LineReaderBuilder.builder().terminal(terminal).build();
-      while (true) {
-        String line;
-        try {
-          line = reader.readLine("sdm [" + console.focus() + "]> ");
-        } catch (UserInterruptException e) {
-          continue; // ^C clears the line, as in gdb; "interrupt" stops the ranks
-        } catch (EndOfFileException e) {
-          return;
-        }
-        if (!console.execute(line)) {
-          return;
-        }
+  /** Where the console's output goes: whole lines, above the prompt. */
+  PrintStream output() {
+    return new PrintStream(new AbovePrompt(reader), true, StandardCharsets.UTF_8);
+  }
+
+  /** Reads and runs lines until {@code quit} or end of input ({@code ^D}). */
+  void run(Console console) {
+    while (true) {
+      String line;
+      try {
+        line = reader.readLine("sdm [" + console.focus() + "]> ");
+      } catch (UserInterruptException e) {
+        continue; // ^C clears the line, as in gdb; "interrupt" stops the ranks
+      } catch (EndOfFileException e) {
+        return;
+      }
+      if (!console.execute(line)) {
+        return;
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    terminal.close();
+  }
+
+  /** Collects bytes into lines and prints each above the prompt. */
+  private static final class AbovePrompt extends OutputStream {
+    private final LineReader reader;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+    AbovePrompt(LineReader reader) {
+      this.reader = reader;
+    }
+
+    @Override
+    public synchronized void write(int b) {
+      if (b == '\n') {
+        reader.printAbove(line.toString(StandardCharsets.UTF_8));
+        line.reset();
+      } else {
+        line.write(b);
       }
     }
   }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -60,6 +61,11 @@ final class Sdm {
 
   /** Runs {@code sdm ARGS} with {@code input} on its standard input, at most two minutes. */
   static Result run(String input, String... args) throws Exception {
+    return runWithEnv(Map.of(), input, args);
+  }
+
+  /** Runs {@code sdm ARGS} with more environment variables. */
+  static Result runWithEnv(Map<String, String> env, String input, String... args) throws Exception {
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -69,8 +75,10 @@ final class Sdm {
     cmd.addAll(List.of(args));
     Path out = Files.createTempFile("sdm-out", ".txt");
     Path err = Files.createTempFile("sdm-err", ".txt");
-    Process p =
-        new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    ProcessBuilder builder =
+        new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    builder.environment().putAll(env);
+    Process p = builder.start();
     try {
       p.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
       p.getOutputStream().close();

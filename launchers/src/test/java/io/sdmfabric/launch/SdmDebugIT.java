@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -188,6 +189,35 @@ class SdmDebugIT {
     } finally {
       Files.delete(text);
     }
+  }
+
+  @Test
+  void anExpressionThatFailsOnSomeRanksIsAnErrorThereAndAValueElsewhere() throws Exception {
+    Sdm.Result r =
+        Sdm.run(
+            "break compute\nrun\nwait 20\nprint 10 / (2 - rank)\nquit\n",
+            "debug",
+            "-n",
+            "4",
+            Sdm.example("ranks", true).toString());
+    contains(r, "[2] error: Division by zero");
+    contains(r, "[0] 10 / (2 - rank) = 5");
+    contains(r, "[1] 10 / (2 - rank) = 10");
+    contains(r, "[3] 10 / (2 - rank) = -10");
+  }
+
+  @Test
+  void withoutGdbSdmSaysSoAndExits() throws Exception {
+    Sdm.Result r =
+        Sdm.runWithEnv(
+            Map.of("SDM_GDB", "/no/such/gdb"),
+            "",
+            "debug",
+            "-n",
+            "2",
+            Sdm.example("ranks", true).toString());
+    assertEquals(2, r.exitCode(), r.toString());
+    assertTrue(r.err().contains("is gdb installed"), r.toString());
   }
 
   @Test
