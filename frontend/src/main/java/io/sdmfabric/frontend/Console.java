@@ -129,7 +129,8 @@ public final class Console {
           call(word, "", ranks, CommandBody.newBuilder().setSuspend(EMPTY).build());
           return true;
         case KILL:
-          call(word, "", ranks, CommandBody.newBuilder().setTerminate(EMPTY).build());
+          // Until their exit is reported the ranks count as running, so that wait waits for it.
+          resume(word, ranks, CommandBody.newBuilder().setTerminate(EMPTY).build());
           return true;
         case BACKTRACE:
           backtrace(word, ranks);
@@ -170,9 +171,12 @@ public final class Console {
       await(ranks, w.timeout());
       return true;
     }
-    call(word, argument(command), ranks, body(command));
     if (command instanceof ConsoleCommand.SelectFrame s) {
-      frameLevel = s.level();
+      selectFrame(word, ranks, s.level());
+    } else if (command instanceof ConsoleCommand.MoveFrame m) {
+      selectFrame(word, ranks, Math.max(0, frameLevel + m.delta()));
+    } else {
+      call(word, argument(command), ranks, body(command));
     }
     return true;
   }
@@ -202,12 +206,6 @@ public final class Console {
     } else if (command instanceof ConsoleCommand.Examine x) {
       return b.setReadMemory(MemoryReadCmd.newBuilder().setAddress(x.address()).setCount(x.count()))
           .build();
-    } else if (command instanceof ConsoleCommand.SelectFrame f) {
-      return b.setSelectFrame(FrameCmd.newBuilder().setLevel(f.level())).build();
-    } else if (command instanceof ConsoleCommand.MoveFrame m) {
-      int level = Math.max(0, frameLevel + m.delta());
-      frameLevel = level;
-      return b.setSelectFrame(FrameCmd.newBuilder().setLevel(level)).build();
     } else if (command instanceof ConsoleCommand.SelectThread t) {
       return b.setSelectThread(ThreadCmd.newBuilder().setId(t.id())).build();
     } else if (command instanceof ConsoleCommand.Handle h) {
@@ -221,6 +219,16 @@ public final class Console {
           .build();
     }
     throw new IllegalStateException("no command body for " + command);
+  }
+
+  /** Selects a frame; the console's level moves only when every rank could select it. */
+  private void selectFrame(String word, RankSet ranks, int level) throws InterruptedException {
+    CommandBody body =
+        CommandBody.newBuilder().setSelectFrame(FrameCmd.newBuilder().setLevel(level)).build();
+    List<RankReply> replies = call(word, "", ranks, body);
+    if (!replies.isEmpty() && replies.stream().noneMatch(r -> r.body().hasError())) {
+      frameLevel = level;
+    }
   }
 
   private static String argument(ConsoleCommand command) {

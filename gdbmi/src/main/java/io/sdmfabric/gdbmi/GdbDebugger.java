@@ -228,8 +228,17 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<Frame> selectFrame(int level) {
+    // gdb 13 selects a level past the outermost frame and then describes a frame "??": check the
+    // depth first (counting at most level + 1 frames) and refuse as gdb's CLI does.
     return driver
-        .send(MiCommand.of("-stack-select-frame").param(level))
+        .send(MiCommand.of("-stack-info-depth").param(level + 1))
+        .thenCompose(
+            depth -> {
+              if (Integer.parseInt(depth.results().string("depth")) <= level) {
+                throw new DebuggerException("No frame at level " + level + ".");
+              }
+              return driver.send(MiCommand.of("-stack-select-frame").param(level));
+            })
         .thenCompose(r -> driver.send("-stack-info-frame"))
         .thenApply(r -> GdbResults.frame(r.results().tuple("frame")));
   }

@@ -105,6 +105,8 @@ class GdbDebuggerTest {
     assertEquals(List.of("square", "twice", "main"), frames.stream().map(Frame::function).toList());
     assertEquals(3, get(gdb.stackDepth()));
     assertEquals("twice", get(gdb.selectFrame(1)).function());
+    DebuggerException e = assertThrows(DebuggerException.class, () -> get(gdb.selectFrame(9)));
+    assertEquals("No frame at level 9.", e.getMessage());
   }
 
   @Test

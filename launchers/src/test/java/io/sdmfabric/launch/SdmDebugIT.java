@@ -207,6 +207,70 @@ class SdmDebugIT {
   }
 
   @Test
+  void everyConsoleCommandAnswers() throws Exception {
+    String script =
+        String.join(
+            "\n",
+            "help",
+            "break compute",
+            "tbreak main",
+            "run",
+            "wait 20",
+            "watch x",
+            "info breakpoints",
+            "disable 3",
+            "info breakpoints",
+            "enable 3",
+            "delete 3",
+            "continue",
+            "wait 20",
+            "frame 1",
+            "up",
+            "down",
+            "args",
+            "locals",
+            "ptype rank",
+            "x/4 &rank",
+            "info threads",
+            "thread 1",
+            "handle SIGUSR1 nostop noprint",
+            "info signals",
+            "gdb info line compute",
+            "[1] kill",
+            "wait 10",
+            "procs",
+            "focus 0",
+            "print rank",
+            "focus all",
+            "interrupt",
+            "quit",
+            "");
+    Sdm.Result r = Sdm.run(script, "debug", "-n", "2", Sdm.example("ranks", true).toString());
+    assertEquals(0, r.exitCode(), r.toString());
+    contains(r, "Commands (an optional [SET] prefix picks the ranks");
+    contains(r, "[0,1] breakpoint 1: compute at ranks.c:6");
+    contains(r, "[0,1] watchpoint 3: x");
+    contains(r, "  watchpoint 3: x (disabled)");
+    contains(r, "[0,1] breakpoints:");
+    contains(r, "stopped: breakpoint 2 in main at ranks.c:11");
+    contains(r, "stopped: breakpoint 1 in compute at ranks.c:6");
+    contains(r, "[0,1] #1 main at ranks.c:15");
+    contains(r, "[0,1] error: No frame at level 2.");
+    contains(r, "[0,1] #0 compute at ranks.c:6");
+    contains(r, "  value = ");
+    contains(r, "type = int");
+    contains(r, "[0] &rank: ");
+    contains(r, "] thread 1 Thread ");
+    contains(r, "  SIGUSR1     No   No    Yes  User defined signal 1");
+    contains(r, "starts at address");
+    contains(r, "[1] killed by signal SIGKILL");
+    assertTrue(r.out().matches("(?s).*\nstopped +compute at ranks.c:6 +\\[0\\]\n.*"), r.toString());
+    assertTrue(r.out().matches("(?s).*\nexited +signal SIGKILL +\\[1\\]\n.*"), r.toString());
+    contains(r, "[0] rank = 0");
+    assertEquals(1, r.out().split("error:", -1).length - 1, r.toString());
+  }
+
+  @Test
   void withoutGdbSdmSaysSoAndExits() throws Exception {
     Sdm.Result r =
         Sdm.runWithEnv(
