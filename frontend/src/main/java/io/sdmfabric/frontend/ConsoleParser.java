@@ -23,7 +23,6 @@ public final class ConsoleParser {
   /** How long {@code wait} waits when it is given no timeout. */
   public static final Duration DEFAULT_WAIT = Duration.ofSeconds(60);
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)?");
   private static final Map<String, Simple> SIMPLE =
       Map.ofEntries(
           Map.entry("run", Simple.RUN),
@@ -249,19 +248,11 @@ public final class ConsoleParser {
   }
 
   private static Duration duration(String text) {
-    Matcher m = DURATION.matcher(text.strip());
-    if (!m.matches()) {
+    try {
+      return Durations.parse(text);
+    } catch (IllegalArgumentException e) {
       throw new ConsoleSyntaxException("bad timeout \"" + text + "\": use e.g. 500ms, 10s, 2m");
     }
-    double value = Double.parseDouble(m.group(1));
-    String unit = m.group(2) == null ? "s" : m.group(2);
-    double ms =
-        switch (unit) {
-          case "ms" -> value;
-          case "m" -> value * 60_000;
-          default -> value * 1000;
-        };
-    return Duration.ofMillis((long) ms);
   }
 
   private static int number(String word, String args) {

@@ -1,5 +1,6 @@
 package io.sdmfabric.launch;
 
+import io.sdmfabric.frontend.Durations;
 import io.sdmfabric.frontend.JsonRenderer;
 import io.sdmfabric.frontend.ProcessTable;
 import io.sdmfabric.frontend.RankReply;

@@ -87,6 +87,10 @@ class SdmDebugIT {
             "debug",
             "-n",
             "2",
+            // The two programs start under gdb up to a second apart on a loaded machine; a wide
+            // window lets their first stops meet.
+            "--event-window",
+            "1500",
             Sdm.example("ranks", true).toString());
     contains(r, "[0,1] stopped: breakpoint 1 in main at ranks.c:11");
     contains(r, "stopped: step in compute at ranks.c:6");
