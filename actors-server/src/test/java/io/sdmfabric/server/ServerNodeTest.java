@@ -165,6 +165,25 @@ class ServerNodeTest {
   }
 
   @Test
+  void everyPendingCommandHasItsOwnTimeoutNotOnlyTheOldest() {
+    CompletableFuture<Void> slow = new CompletableFuture<>();
+    Tree t = tree(8, FabricConfig.defaults(), ScriptedBackend::ok, Map.of(5, slow));
+    // The older command waits a minute; the newer one's short timeout must still fire.
+    t.root().tell(new ServerNode.Execute(1, RankSet.all(8), 60_000, PRINT_X));
+    t.root().tell(new ServerNode.Execute(2, RankSet.all(8), 200, PRINT_X));
+    RankSet partial = RankSet.empty();
+    while (partial.size() < 7) {
+      ServerNode.Replies r = t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
+      assertEquals(2, r.id(), "the older command flushed first: " + r);
+      for (ReplyGroup g : r.groups()) {
+        partial = partial.union(g.ranks());
+      }
+    }
+    assertEquals(RankSet.all(8).minus(RankSet.of(5)), partial);
+    slow.complete(null);
+  }
+
+  @Test
   void aChildStoppedMidCommandTurnsItsRanksIntoRankLostAndTheCommandCompletes() {
     CompletableFuture<Void> never = new CompletableFuture<>();
     // Rank 3 is node 4, a child of the root whose subtree is ranks 3-6; it never answers.
