@@ -370,12 +370,6 @@ public final class RankSet {
     return RoaringBitmap.intersects(bits, other.bits);
   }
 
-  /** The number of ranks in both sets, without computing the intersection. */
-  public int intersectionSize(RankSet other) {
-    Objects.requireNonNull(other, "other");
-    return (int) Math.min(RoaringBitmap.andCardinality(bits, other.bits), Integer.MAX_VALUE);
-  }
-
   /** The number of ranks in {@code [fromInclusive, toExclusive)}, without building that range. */
   public int countInRange(int fromInclusive, int toExclusive) {
     requireRange(fromInclusive, toExclusive);

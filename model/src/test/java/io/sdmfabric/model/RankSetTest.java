@@ -55,6 +55,26 @@ class RankSetTest {
   }
 
   @Test
+  void countsTheRanksInARangeWithoutBuildingIt() {
+    RankSet set = RankSet.parse("0-9,20,1000-1999");
+    assertEquals(10, set.countInRange(0, 10));
+    assertEquals(3, set.countInRange(8, 21));
+    assertEquals(0, set.countInRange(21, 1000));
+    assertEquals(1000, set.countInRange(0, Integer.MAX_VALUE));
+    assertThrows(IllegalArgumentException.class, () -> set.countInRange(5, 4));
+  }
+
+  @Test
+  void smallSetsAreBuiltRankByRankAndLargeOnesSorted() {
+    int[] many = new int[200];
+    for (int i = 0; i < many.length; i++) {
+      many[i] = 199 - i;
+    }
+    assertEquals(RankSet.range(0, 200), RankSet.of(many));
+    assertEquals(RankSet.parse("3,5"), RankSet.of(5, 3, 5));
+  }
+
+  @Test
   void formatsEmptySetAsEmptyString() {
     assertEquals("", RankSet.empty().toString());
     assertEquals("", RankSet.of().toString());
