@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.IntFunction;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -31,7 +32,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 public final class Session extends AbstractBehavior<Session.Command> {
 
   /** Everything a session accepts. */
-  public sealed interface Command permits Submit, Subscribe, Unsubscribe, FromTree {}
+  public sealed interface Command permits Submit, Subscribe, Unsubscribe, FromTree, TreeReady {}
 
   /**
    * Runs a command on {@code dest}; {@code replyTo} gets {@link SessionEvent.Accepted} or {@link
@@ -62,6 +63,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private record FromTree(ServerNode.Up message)
       implements Command, NoSerializationVerificationNeeded {}
 
+  private record TreeReady(RankSet missing) implements Command, NoSerializationVerificationNeeded {}
+
   private final int size;
   private final ActorRef<ServerNode.Command> root;
   private final CommandTracker tracker = new CommandTracker();
@@ -69,19 +72,36 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final EventBody lostBody = Protos.error(ServerNode.RANK_LOST);
   private long nextId = 1;
   private RankSet lost = RankSet.empty();
+  private Optional<RankSet> treeReady = Optional.empty();
 
   private Session(
       ActorContext<Command> context,
       int size,
       FabricConfig config,
-      IntFunction<RankBackend> backends) {
+      IntFunction<RankBackend> backends,
+      Duration wireUp) {
     super(context);
     this.size = size;
     ActorRef<ServerNode.Up> up = context.messageAdapter(ServerNode.Up.class, FromTree::new);
-    this.root =
-        context.spawn(
-            ServerNode.embedded(config, 0, size + 1, backends, up), "tree", ServerNode.DISPATCHER);
+    if (backends != null) {
+      this.root =
+          context.spawn(
+              ServerNode.embedded(config, 0, size + 1, backends, up),
+              "tree",
+              ServerNode.DISPATCHER);
+    } else {
+      this.root =
+          context.spawn(ServerNode.detached(config, 0, null), "tree", ServerNode.DISPATCHER);
+      ActorRef<Command> self = context.getSelf();
+      context.spawn(
+          Rendezvous.create(
+              size, config, root, up, wireUp, ready -> self.tell(new TreeReady(ready.missing()))),
+          RENDEZVOUS);
+    }
   }
+
+  /** The name of a distributed session's rendezvous, under the session: agents register there. */
+  public static final String RENDEZVOUS = "rendezvous";
 
   /**
    * A session whose tree of {@code size} ranks lives in this JVM, each rank's backend made by
@@ -92,7 +112,19 @@ public final class Session extends AbstractBehavior<Session.Command> {
     if (size < 1) {
       throw new IllegalArgumentException("a session needs at least one rank: " + size);
     }
-    return Behaviors.setup(context -> new Session(context, size, config, backends));
+    return Behaviors.setup(context -> new Session(context, size, config, backends, Duration.ZERO));
+  }
+
+  /**
+   * A session whose {@code size} ranks are served in agent JVMs that register with its rendezvous
+   * ({@value #RENDEZVOUS}, a child of the session); after {@code wireUp} the session goes on with
+   * the ranks present. Subscribers hear {@link SessionEvent.TreeReady}.
+   */
+  public static Behavior<Command> distributed(int size, FabricConfig config, Duration wireUp) {
+    if (size < 1) {
+      throw new IllegalArgumentException("a session needs at least one rank: " + size);
+    }
+    return Behaviors.setup(context -> new Session(context, size, config, null, wireUp));
   }
 
   @Override
@@ -102,6 +134,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(Subscribe.class, this::onSubscribe)
         .onMessage(Unsubscribe.class, this::onUnsubscribe)
         .onMessage(FromTree.class, this::onFromTree)
+        .onMessage(TreeReady.class, this::onTreeReady)
         .build();
   }
 
@@ -134,6 +167,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private Behavior<Command> onSubscribe(Subscribe s) {
     subscribers.add(s.listener());
+    treeReady.ifPresent(missing -> s.listener().tell(new SessionEvent.TreeReady(missing)));
     return this;
   }
 
@@ -167,6 +201,12 @@ public final class Session extends AbstractBehavior<Session.Command> {
       tracker.lose(ranksLost.ranks(), lostBody);
       publish(new SessionEvent.RanksLost(ranksLost.ranks()));
     }
+    return this;
+  }
+
+  private Behavior<Command> onTreeReady(TreeReady ready) {
+    treeReady = Optional.of(ready.missing());
+    publish(new SessionEvent.TreeReady(ready.missing()));
     return this;
   }
 

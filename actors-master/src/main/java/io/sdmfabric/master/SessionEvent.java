@@ -16,7 +16,8 @@ public sealed interface SessionEvent extends NoSerializationVerificationNeeded
         SessionEvent.Reply,
         SessionEvent.Completed,
         SessionEvent.Unsolicited,
-        SessionEvent.RanksLost {
+        SessionEvent.RanksLost,
+        SessionEvent.TreeReady {
 
   /** A submitted command got its id and went down the tree. */
   record Accepted(long id, RankSet dest, CommandBody body) implements SessionEvent {
@@ -53,6 +54,13 @@ public sealed interface SessionEvent extends NoSerializationVerificationNeeded
     public Unsolicited {
       Objects.requireNonNull(ranks, "ranks");
       Objects.requireNonNull(body, "body");
+    }
+  }
+
+  /** A distributed tree is wired; {@code missing} ranks never registered and answer with errors. */
+  record TreeReady(RankSet missing) implements SessionEvent {
+    public TreeReady {
+      Objects.requireNonNull(missing, "missing");
     }
   }
 

@@ -1,0 +1,202 @@
+package io.sdmfabric.master;
+
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.server.BinomialTree;
+import io.sdmfabric.server.ChildLink;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.RankBackend;
+import io.sdmfabric.server.ReplyBody;
+import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * Wires a tree whose servers live in agent JVMs: agents register their ranks' server actors; when
+ * every rank has registered, or at the wire-up timeout with the ranks present, it gives each server
+ * its routing slice ({@link ServerNode.Attach}: its parent and its children) and tells the session
+ * the tree is ready. A rank that never registered is served by a stand-in in the master that
+ * answers every command with an error naming it, so that its subtree still routes.
+ */
+public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
+
+  /** Everything the rendezvous accepts. */
+  public sealed interface Command permits Register, WireUpTimeout {}
+
+  /**
+   * An agent's ranks and the server actor of each.
+   *
+   * @param agent a name for the agent, for messages
+   */
+  public record Register(String agent, Map<Integer, ActorRef<ServerNode.Command>> nodes)
+      implements Command {
+    public Register {
+      Objects.requireNonNull(agent, "agent");
+      nodes = Map.copyOf(nodes);
+    }
+  }
+
+  private enum WireUpTimeout implements Command, NoSerializationVerificationNeeded {
+    INSTANCE
+  }
+
+  /** The tree is wired; {@code missing} ranks never registered and answer with errors. */
+  public record Ready(RankSet missing) implements NoSerializationVerificationNeeded {}
+
+  private final int size;
+  private final FabricConfig config;
+  private final ActorRef<ServerNode.Command> root;
+  private final ActorRef<ServerNode.Up> rootParent;
+  private final Consumer<Ready> ready;
+  private final ActorRef<ServerNode.Command>[] nodes;
+  private int registered;
+  private boolean wired;
+
+  @SuppressWarnings("unchecked")
+  private Rendezvous(
+      ActorContext<Command> context,
+      int size,
+      FabricConfig config,
+      ActorRef<ServerNode.Command> root,
+      ActorRef<ServerNode.Up> rootParent,
+      Consumer<Ready> ready) {
+    super(context);
+    this.size = size;
+    this.config = config;
+    this.root = root;
+    this.rootParent = rootParent;
+    this.ready = ready;
+    this.nodes = new ActorRef[size + 1];
+  }
+
+  /**
+   * A rendezvous for {@code size} ranks under {@code root} (a detached node 0 whose parent is
+   * {@code rootParent}), giving up waiting after {@code wireUp}.
+   */
+  public static Behavior<Command> create(
+      int size,
+      FabricConfig config,
+      ActorRef<ServerNode.Command> root,
+      ActorRef<ServerNode.Up> rootParent,
+      Duration wireUp,
+      Consumer<Ready> ready) {
+    return Behaviors.withTimers(
+        (TimerScheduler<Command> timers) -> {
+          timers.startSingleTimer(WireUpTimeout.INSTANCE, wireUp);
+          return Behaviors.setup(
+              context -> new Rendezvous(context, size, config, root, rootParent, ready));
+        });
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Register.class, this::onRegister)
+        .onMessage(WireUpTimeout.class, this::onTimeout)
+        .build();
+  }
+
+  private Behavior<Command> onRegister(Register r) {
+    if (wired) {
+      getContext()
+          .getLog()
+          .warn("agent {} registered after the tree was wired; ignored", r.agent());
+      return this;
+    }
+    for (Map.Entry<Integer, ActorRef<ServerNode.Command>> e : r.nodes().entrySet()) {
+      int rank = e.getKey();
+      if (rank < 0 || rank >= size) {
+        getContext()
+            .getLog()
+            .warn("agent {} registered rank {} outside 0-{}", r.agent(), rank, size - 1);
+      } else if (nodes[rank + 1] == null) {
+        nodes[rank + 1] = e.getValue();
+        registered++;
+      }
+    }
+    if (registered == size) {
+      wire();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onTimeout(WireUpTimeout t) {
+    if (!wired) {
+      wire();
+    }
+    return this;
+  }
+
+  private void wire() {
+    wired = true;
+    RankSet.Builder missing = RankSet.builder();
+    for (int node = 1; node <= size; node++) {
+      if (nodes[node] == null) {
+        int rank = node - 1;
+        missing.add(rank);
+        nodes[node] =
+            getContext()
+                .spawn(
+                    ServerNode.detached(config, node, new Missing(rank)),
+                    "missing-" + rank,
+                    ServerNode.DISPATCHER);
+      }
+    }
+    nodes[0] = root;
+    for (int node = 0; node <= size; node++) {
+      List<ChildLink> children = new ArrayList<>();
+      for (int child : BinomialTree.children(node, size + 1)) {
+        children.add(new ChildLink(nodes[child], child, BinomialTree.subtreeEnd(child, size + 1)));
+      }
+      ActorRef<ServerNode.Up> parent =
+          node == 0 ? rootParent : nodes[BinomialTree.parent(node)].narrow();
+      nodes[node].tell(new ServerNode.Attach(parent, children));
+    }
+    RankSet absent = missing.build();
+    if (!absent.isEmpty()) {
+      getContext().getLog().warn("ranks {} did not register; they answer with errors", absent);
+    }
+    ready.accept(new Ready(absent));
+  }
+
+  /** The stand-in for a rank that never registered. */
+  private static final class Missing implements RankBackend {
+    private final ReplyBody error;
+
+    Missing(int rank) {
+      this.error =
+          ReplyBody.of(
+              Protos.error(
+                  "rank "
+                      + rank
+                      + " did not register with the master"
+                      + " before the wire-up timeout"));
+    }
+
+    @Override
+    public CompletionStage<ReplyBody> execute(CommandBody command) {
+      return CompletableFuture.completedFuture(error);
+    }
+
+    @Override
+    public void subscribe(Consumer<io.sdmfabric.wire.proto.EventBody> events) {}
+
+    @Override
+    public void close() {}
+  }
+}

@@ -1,0 +1,121 @@
+package io.sdmfabric.launch;
+
+import io.sdmfabric.master.Rendezvous;
+import io.sdmfabric.master.Session;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.server.DebuggerBackend;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.ReplyCache;
+import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.server.SimulatedDebugger;
+import io.sdmfabric.server.SimulatedProgram;
+import java.io.PrintStream;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.AddressFromURIString;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.cluster.typed.SelfUp;
+import org.apache.pekko.cluster.typed.Subscribe;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sdm agent}: the servers of one node's ranks, in one JVM that joins the master's cluster
+ * and registers its ranks with the master's rendezvous. It runs until the master goes away. Today
+ * it serves simulated ranks; real gdb ranks under mpirun and srun come next.
+ */
+@Command(
+    name = "agent",
+    description = "Serve ranks of a distributed session (started by sdm, not by hand).",
+    mixinStandardHelpOptions = true)
+final class AgentCommand implements Callable<Integer> {
+  @Option(
+      names = "--master",
+      required = true,
+      paramLabel = "HOST:PORT",
+      description = "the master's cluster address")
+  String master;
+
+  @Option(
+      names = "--ranks",
+      required = true,
+      paramLabel = "SET",
+      description = "this agent's ranks")
+  String ranks;
+
+  @Option(names = "--size", required = true, paramLabel = "N", description = "ranks in the job")
+  int size;
+
+  @Option(names = "--host", description = "the address to listen on (default: ${DEFAULT-VALUE})")
+  String host = "127.0.0.1";
+
+  private final PrintStream err;
+
+  AgentCommand(PrintStream err) {
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    RankSet mine;
+    try {
+      mine = RankSet.parse(ranks);
+    } catch (IllegalArgumentException e) {
+      err.println("sdm agent: " + e.getMessage());
+      return 2;
+    }
+    Address masterAddress =
+        AddressFromURIString.parse("pekko://" + ClusterSettings.SYSTEM + "@" + master);
+    ActorSystem<SelfUp> system =
+        ActorSystem.create(
+            agent(mine, masterAddress), ClusterSettings.SYSTEM, ClusterSettings.at(host, 0));
+    // The agent lives as long as its cluster membership: it ends when the master does.
+    system.getWhenTerminated().toCompletableFuture().get();
+    return 0;
+  }
+
+  private Behavior<SelfUp> agent(RankSet mine, Address masterAddress) {
+    return Behaviors.setup(
+        context -> {
+          Cluster cluster = Cluster.get(context.getSystem());
+          cluster.manager().tell(Join.create(masterAddress));
+          cluster.subscriptions().tell(Subscribe.create(context.getSelf(), SelfUp.class));
+          return Behaviors.receive(SelfUp.class)
+              .onMessage(
+                  SelfUp.class,
+                  up -> {
+                    FabricConfig config = FabricConfig.defaults();
+                    ReplyCache cache = new ReplyCache();
+                    SimulatedProgram program = SimulatedProgram.defaults();
+                    Map<Integer, ActorRef<ServerNode.Command>> nodes = new HashMap<>();
+                    mine.forEach(
+                        rank ->
+                            nodes.put(
+                                rank,
+                                context.spawn(
+                                    ServerNode.detached(
+                                        config,
+                                        rank + 1,
+                                        new DebuggerBackend(
+                                            SimulatedDebugger.direct(program, rank, size), cache)),
+                                    "rank-" + rank,
+                                    ServerNode.DISPATCHER)));
+                    ActorRef<Rendezvous.Command> rendezvous =
+                        ActorRefResolver.get(context.getSystem())
+                            .resolveActorRef(masterAddress + "/user/" + Session.RENDEZVOUS);
+                    rendezvous.tell(
+                        new Rendezvous.Register(cluster.selfMember().address().toString(), nodes));
+                    return Behaviors.same();
+                  })
+              .build();
+        });
+  }
+}

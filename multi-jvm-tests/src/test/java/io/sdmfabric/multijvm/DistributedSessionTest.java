@@ -1,0 +1,144 @@
+package io.sdmfabric.multijvm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sdmfabric.launch.ClusterSettings;
+import io.sdmfabric.master.Session;
+import io.sdmfabric.master.SessionEvent;
+import io.sdmfabric.model.LaunchSpec;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.ExpressionCmd;
+import io.sdmfabric.wire.proto.StartSessionCmd;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A session whose ranks live in two agent JVMs on loopback: the tree spans JVMs over Artery,
+ * replies merge across them, and an agent killed with SIGKILL turns into lost ranks.
+ */
+class DistributedSessionTest {
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private final List<Process> agents = new ArrayList<>();
+  private ActorSystem<Session.Command> master;
+  private ActorTestKit testKit;
+
+  @AfterEach
+  void stopEverything() throws Exception {
+    for (Process p : agents) {
+      p.destroyForcibly();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+    if (testKit != null) {
+      testKit.shutdownTestKit();
+    }
+  }
+
+  private Process agent(int port, String ranks, int size) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.sdmfabric.launch.Main",
+                "agent",
+                "--master",
+                "127.0.0.1:" + port,
+                "--ranks",
+                ranks,
+                "--size",
+                Integer.toString(size))
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    agents.add(p);
+    return p;
+  }
+
+  private static CommandBody evaluate(String expression) {
+    return CommandBody.newBuilder()
+        .setEvaluate(ExpressionCmd.newBuilder().setExpression(expression))
+        .build();
+  }
+
+  private Map<EventBody, RankSet> call(CommandBody body, RankSet dest) {
+    TestProbe<SessionEvent> probe = testKit.createTestProbe();
+    master.tell(new Session.Submit(body, dest, Duration.ZERO, probe.ref()));
+    probe.expectMessageClass(SessionEvent.Accepted.class, WAIT);
+    Map<EventBody, RankSet> replies = new HashMap<>();
+    while (true) {
+      SessionEvent e = probe.expectMessageClass(SessionEvent.class, WAIT);
+      if (e instanceof SessionEvent.Completed) {
+        return replies;
+      }
+      SessionEvent.Reply r = (SessionEvent.Reply) e;
+      replies.merge(r.body(), r.ranks(), RankSet::union);
+    }
+  }
+
+  @Test
+  void ranksInTwoAgentJvmsAnswerAsOneTreeAndAKilledAgentsRanksAreLost() throws Exception {
+    int size = 8;
+    master =
+        ActorSystem.create(
+            Session.distributed(size, FabricConfig.defaults(), WAIT),
+            ClusterSettings.SYSTEM,
+            ClusterSettings.at("127.0.0.1", 0));
+    testKit = ActorTestKit.create(master);
+    Cluster cluster = Cluster.get(master);
+    cluster.manager().tell(Join.create(cluster.selfMember().address()));
+    int port = (Integer) cluster.selfMember().address().port().get();
+    TestProbe<SessionEvent> events = testKit.createTestProbe();
+    master.tell(new Session.Subscribe(events.ref()));
+
+    agent(port, "0-3", size);
+    Process second = agent(port, "4-7", size);
+    assertEquals(
+        RankSet.empty(), events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
+
+    CommandBody load =
+        CommandBody.newBuilder()
+            .setStartSession(
+                StartSessionCmd.newBuilder().setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
+            .build();
+    assertEquals(1, call(load, RankSet.all(size)).size());
+    Map<EventBody, RankSet> x = call(evaluate("x"), RankSet.all(size));
+    assertEquals(1, x.size(), x.toString());
+    assertEquals(RankSet.all(size), x.values().iterator().next());
+    Map<EventBody, RankSet> rank = call(evaluate("rank"), RankSet.all(size));
+    assertEquals(size, rank.size());
+
+    second.destroyForcibly();
+    RankSet lost = RankSet.empty();
+    while (!lost.equals(RankSet.range(4, 8))) {
+      lost = lost.union(events.expectMessageClass(SessionEvent.RanksLost.class, WAIT).ranks());
+    }
+    Map<EventBody, RankSet> after = call(evaluate("x"), RankSet.all(size));
+    assertEquals(RankSet.range(4, 8), after.get(Protos.error(ServerNode.RANK_LOST)));
+    assertEquals(
+        RankSet.range(0, 4),
+        after.entrySet().stream()
+            .filter(e -> e.getKey().hasValue())
+            .findFirst()
+            .orElseThrow()
+            .getValue());
+  }
+}
