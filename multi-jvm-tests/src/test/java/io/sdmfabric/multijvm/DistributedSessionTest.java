@@ -94,32 +94,67 @@ class DistributedSessionTest {
     }
   }
 
-  @Test
-  void ranksInTwoAgentJvmsAnswerAsOneTreeAndAKilledAgentsRanksAreLost() throws Exception {
-    int size = 8;
+  /** Starts the master of a distributed session; returns its cluster port. */
+  private int startMaster(int size, Duration wireUp, TestProbe<SessionEvent>[] events) {
     master =
         ActorSystem.create(
-            Session.distributed(size, FabricConfig.defaults(), WAIT),
+            Session.distributed(size, FabricConfig.defaults(), wireUp),
             ClusterSettings.SYSTEM,
             ClusterSettings.at("127.0.0.1", 0));
     testKit = ActorTestKit.create(master);
     Cluster cluster = Cluster.get(master);
     cluster.manager().tell(Join.create(cluster.selfMember().address()));
-    int port = (Integer) cluster.selfMember().address().port().get();
-    TestProbe<SessionEvent> events = testKit.createTestProbe();
-    master.tell(new Session.Subscribe(events.ref()));
+    events[0] = testKit.createTestProbe();
+    master.tell(new Session.Subscribe(events[0].ref()));
+    return (Integer) cluster.selfMember().address().port().get();
+  }
+
+  private static final CommandBody LOAD =
+      CommandBody.newBuilder()
+          .setStartSession(
+              StartSessionCmd.newBuilder().setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
+          .build();
+
+  @Test
+  void afterTheWireUpTimeoutTheSessionGoesOnWithTheRanksPresent() throws Exception {
+    int size = 8;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, Duration.ofSeconds(15), probe);
+    agent(port, "0-3", size);
+    assertEquals(
+        RankSet.range(4, 8),
+        probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
+    call(LOAD, RankSet.all(size));
+    Map<EventBody, RankSet> x = call(evaluate("x"), RankSet.all(size));
+    assertEquals(
+        RankSet.range(0, 4),
+        x.entrySet().stream()
+            .filter(e -> e.getKey().hasValue())
+            .findFirst()
+            .orElseThrow()
+            .getValue());
+    for (int rank = 4; rank < 8; rank++) {
+      String missing =
+          "rank " + rank + " did not register with the master before the wire-up timeout";
+      assertEquals(RankSet.of(rank), x.get(Protos.error(missing)), x.toString());
+    }
+  }
+
+  @Test
+  void ranksInTwoAgentJvmsAnswerAsOneTreeAndAKilledAgentsRanksAreLost() throws Exception {
+    int size = 8;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, WAIT, probe);
+    TestProbe<SessionEvent> events = probe[0];
 
     agent(port, "0-3", size);
     Process second = agent(port, "4-7", size);
     assertEquals(
         RankSet.empty(), events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
 
-    CommandBody load =
-        CommandBody.newBuilder()
-            .setStartSession(
-                StartSessionCmd.newBuilder().setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
-            .build();
-    assertEquals(1, call(load, RankSet.all(size)).size());
+    assertEquals(1, call(LOAD, RankSet.all(size)).size());
     Map<EventBody, RankSet> x = call(evaluate("x"), RankSet.all(size));
     assertEquals(1, x.size(), x.toString());
     assertEquals(RankSet.all(size), x.values().iterator().next());
