@@ -41,13 +41,35 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   /**
    * An agent's ranks and the server actor of each.
    *
-   * @param agent a name for the agent, for messages
+   * @param agent the agent's name (its cluster address)
+   * @param proof {@link SessionSecret#proof} of the agent's name: only agents that know the
+   *     session's secret are wired in
    */
-  public record Register(String agent, Map<Integer, ActorRef<ServerNode.Command>> nodes)
+  public record Register(
+      String agent, Map<Integer, ActorRef<ServerNode.Command>> nodes, byte[] proof)
       implements Command {
     public Register {
       Objects.requireNonNull(agent, "agent");
       nodes = Map.copyOf(nodes);
+      proof = proof.clone();
+    }
+
+    @Override
+    public byte[] proof() {
+      return proof.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Register r
+          && agent.equals(r.agent)
+          && nodes.equals(r.nodes)
+          && java.util.Arrays.equals(proof, r.proof);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(agent, nodes, java.util.Arrays.hashCode(proof));
     }
   }
 
@@ -63,6 +85,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   private final ActorRef<ServerNode.Command> root;
   private final ActorRef<ServerNode.Up> rootParent;
   private final Consumer<Ready> ready;
+  private final SessionSecret secret;
   private final ActorRef<ServerNode.Command>[] nodes;
   private int registered;
   private boolean wired;
@@ -74,8 +97,10 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
       FabricConfig config,
       ActorRef<ServerNode.Command> root,
       ActorRef<ServerNode.Up> rootParent,
+      SessionSecret secret,
       Consumer<Ready> ready) {
     super(context);
+    this.secret = secret;
     this.size = size;
     this.config = config;
     this.root = root;
@@ -86,7 +111,8 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
   /**
    * A rendezvous for {@code size} ranks under {@code root} (a detached node 0 whose parent is
-   * {@code rootParent}), giving up waiting after {@code wireUp}.
+   * {@code rootParent}), giving up waiting after {@code wireUp}, accepting agents that prove they
+   * know {@code secret}.
    */
   public static Behavior<Command> create(
       int size,
@@ -94,12 +120,13 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
       ActorRef<ServerNode.Command> root,
       ActorRef<ServerNode.Up> rootParent,
       Duration wireUp,
+      SessionSecret secret,
       Consumer<Ready> ready) {
     return Behaviors.withTimers(
         (TimerScheduler<Command> timers) -> {
           timers.startSingleTimer(WireUpTimeout.INSTANCE, wireUp);
           return Behaviors.setup(
-              context -> new Rendezvous(context, size, config, root, rootParent, ready));
+              context -> new Rendezvous(context, size, config, root, rootParent, secret, ready));
         });
   }
 
@@ -112,6 +139,12 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   }
 
   private Behavior<Command> onRegister(Register r) {
+    if (!secret.verifies(r.agent(), r.proof())) {
+      getContext()
+          .getLog()
+          .warn("agent {} refused: it does not know the session secret", r.agent());
+      return this;
+    }
     if (wired) {
       getContext()
           .getLog()

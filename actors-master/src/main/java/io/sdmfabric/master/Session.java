@@ -79,7 +79,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
       int size,
       FabricConfig config,
       IntFunction<RankBackend> backends,
-      Duration wireUp) {
+      Duration wireUp,
+      SessionSecret secret) {
     super(context);
     this.size = size;
     ActorRef<ServerNode.Up> up = context.messageAdapter(ServerNode.Up.class, FromTree::new);
@@ -95,7 +96,13 @@ public final class Session extends AbstractBehavior<Session.Command> {
       ActorRef<Command> self = context.getSelf();
       context.spawn(
           Rendezvous.create(
-              size, config, root, up, wireUp, ready -> self.tell(new TreeReady(ready.missing()))),
+              size,
+              config,
+              root,
+              up,
+              wireUp,
+              secret,
+              ready -> self.tell(new TreeReady(ready.missing()))),
           RENDEZVOUS);
     }
   }
@@ -112,7 +119,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
     if (size < 1) {
       throw new IllegalArgumentException("a session needs at least one rank: " + size);
     }
-    return Behaviors.setup(context -> new Session(context, size, config, backends, Duration.ZERO));
+    return Behaviors.setup(
+        context -> new Session(context, size, config, backends, Duration.ZERO, null));
   }
 
   /**
@@ -120,11 +128,12 @@ public final class Session extends AbstractBehavior<Session.Command> {
    * ({@value #RENDEZVOUS}, a child of the session); after {@code wireUp} the session goes on with
    * the ranks present. Subscribers hear {@link SessionEvent.TreeReady}.
    */
-  public static Behavior<Command> distributed(int size, FabricConfig config, Duration wireUp) {
+  public static Behavior<Command> distributed(
+      int size, FabricConfig config, Duration wireUp, SessionSecret secret) {
     if (size < 1) {
       throw new IllegalArgumentException("a session needs at least one rank: " + size);
     }
-    return Behaviors.setup(context -> new Session(context, size, config, null, wireUp));
+    return Behaviors.setup(context -> new Session(context, size, config, null, wireUp, secret));
   }
 
   @Override

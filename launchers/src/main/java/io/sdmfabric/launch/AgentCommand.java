@@ -2,9 +2,11 @@ package io.sdmfabric.launch;
 
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.master.Session;
+import io.sdmfabric.master.SessionSecret;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.RankBackend;
 import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.server.SimulatedDebugger;
@@ -19,6 +21,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
@@ -58,6 +61,7 @@ final class AgentCommand implements Callable<Integer> {
   String host = "127.0.0.1";
 
   private final PrintStream err;
+  private SessionSecret secret;
 
   AgentCommand(PrintStream err) {
     this.err = err;
@@ -72,6 +76,17 @@ final class AgentCommand implements Callable<Integer> {
       err.println("sdm agent: " + e.getMessage());
       return 2;
     }
+    String hex = System.getenv(SessionSecret.ENV);
+    if (hex == null || hex.isBlank()) {
+      err.println("sdm agent: no session secret: the master passes it in $" + SessionSecret.ENV);
+      return 2;
+    }
+    try {
+      secret = SessionSecret.fromHex(hex);
+    } catch (IllegalArgumentException e) {
+      err.println("sdm agent: " + e.getMessage());
+      return 2;
+    }
     Address masterAddress =
         AddressFromURIString.parse("pekko://" + ClusterSettings.SYSTEM + "@" + master);
     ActorSystem<SelfUp> system =
@@ -82,6 +97,7 @@ final class AgentCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Joins the master's cluster; once up, serves this agent's ranks and registers them. */
   private Behavior<SelfUp> agent(RankSet mine, Address masterAddress) {
     return Behaviors.setup(
         context -> {
@@ -89,33 +105,33 @@ final class AgentCommand implements Callable<Integer> {
           cluster.manager().tell(Join.create(masterAddress));
           cluster.subscriptions().tell(Subscribe.create(context.getSelf(), SelfUp.class));
           return Behaviors.receive(SelfUp.class)
-              .onMessage(
-                  SelfUp.class,
-                  up -> {
-                    FabricConfig config = FabricConfig.defaults();
-                    ReplyCache cache = new ReplyCache();
-                    SimulatedProgram program = SimulatedProgram.defaults();
-                    Map<Integer, ActorRef<ServerNode.Command>> nodes = new HashMap<>();
-                    mine.forEach(
-                        rank ->
-                            nodes.put(
-                                rank,
-                                context.spawn(
-                                    ServerNode.detached(
-                                        config,
-                                        rank + 1,
-                                        new DebuggerBackend(
-                                            SimulatedDebugger.direct(program, rank, size), cache)),
-                                    "rank-" + rank,
-                                    ServerNode.DISPATCHER)));
-                    ActorRef<Rendezvous.Command> rendezvous =
-                        ActorRefResolver.get(context.getSystem())
-                            .resolveActorRef(masterAddress + "/user/" + Session.RENDEZVOUS);
-                    rendezvous.tell(
-                        new Rendezvous.Register(cluster.selfMember().address().toString(), nodes));
-                    return Behaviors.same();
-                  })
+              .onMessage(SelfUp.class, up -> serve(context, cluster, mine, masterAddress))
               .build();
         });
+  }
+
+  private Behavior<SelfUp> serve(
+      ActorContext<SelfUp> context, Cluster cluster, RankSet mine, Address masterAddress) {
+    FabricConfig config = FabricConfig.defaults();
+    ReplyCache cache = new ReplyCache();
+    SimulatedProgram program = SimulatedProgram.defaults();
+    Map<Integer, ActorRef<ServerNode.Command>> nodes = new HashMap<>();
+    mine.forEach(
+        rank -> {
+          RankBackend backend =
+              new DebuggerBackend(SimulatedDebugger.direct(program, rank, size), cache);
+          nodes.put(
+              rank,
+              context.spawn(
+                  ServerNode.detached(config, rank + 1, backend),
+                  "rank-" + rank,
+                  ServerNode.DISPATCHER));
+        });
+    ActorRef<Rendezvous.Command> rendezvous =
+        ActorRefResolver.get(context.getSystem())
+            .resolveActorRef(masterAddress + "/user/" + Session.RENDEZVOUS);
+    String name = cluster.selfMember().address().toString();
+    rendezvous.tell(new Rendezvous.Register(name, nodes, secret.proof(name)));
+    return Behaviors.same();
   }
 }

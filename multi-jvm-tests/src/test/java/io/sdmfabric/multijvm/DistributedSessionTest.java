@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.sdmfabric.launch.ClusterSettings;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.master.SessionEvent;
+import io.sdmfabric.master.SessionSecret;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
@@ -50,25 +51,31 @@ class DistributedSessionTest {
     }
   }
 
+  private final SessionSecret secret = SessionSecret.random();
+
   private Process agent(int port, String ranks, int size) throws Exception {
+    return agent(port, ranks, size, secret);
+  }
+
+  private Process agent(int port, String ranks, int size, SessionSecret key) throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process p =
+    ProcessBuilder builder =
         new ProcessBuilder(
-                java.toString(),
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "io.sdmfabric.launch.Main",
-                "agent",
-                "--master",
-                "127.0.0.1:" + port,
-                "--ranks",
-                ranks,
-                "--size",
-                Integer.toString(size))
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
+            java.toString(),
+            "-Xmx256m",
+            "-cp",
+            System.getProperty("java.class.path"),
+            "io.sdmfabric.launch.Main",
+            "agent",
+            "--master",
+            "127.0.0.1:" + port,
+            "--ranks",
+            ranks,
+            "--size",
+            Integer.toString(size));
+    builder.environment().put(SessionSecret.ENV, key.hex());
+    Process p =
+        builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     agents.add(p);
     return p;
   }
@@ -98,7 +105,7 @@ class DistributedSessionTest {
   private int startMaster(int size, Duration wireUp, TestProbe<SessionEvent>[] events) {
     master =
         ActorSystem.create(
-            Session.distributed(size, FabricConfig.defaults(), wireUp),
+            Session.distributed(size, FabricConfig.defaults(), wireUp, secret),
             ClusterSettings.SYSTEM,
             ClusterSettings.at("127.0.0.1", 0));
     testKit = ActorTestKit.create(master);
@@ -116,11 +123,14 @@ class DistributedSessionTest {
           .build();
 
   @Test
-  void afterTheWireUpTimeoutTheSessionGoesOnWithTheRanksPresent() throws Exception {
+  void aWrongSecretIsRefusedAndAfterTheWireUpTimeoutTheSessionGoesOnWithTheRanksPresent()
+      throws Exception {
     int size = 8;
     @SuppressWarnings("unchecked")
     TestProbe<SessionEvent>[] probe = new TestProbe[1];
     int port = startMaster(size, Duration.ofSeconds(15), probe);
+    // An agent that does not know the secret is refused: its ranks stay missing.
+    agent(port, "4-7", size, SessionSecret.random());
     agent(port, "0-3", size);
     assertEquals(
         RankSet.range(4, 8),

@@ -44,7 +44,10 @@ public final class RendezvousSerializer extends SerializerWithStringManifest {
   @Override
   public byte[] toBinary(Object o) {
     Rendezvous.Register r = (Rendezvous.Register) o;
-    RegisterProto.Builder b = RegisterProto.newBuilder().setAgent(r.agent());
+    RegisterProto.Builder b =
+        RegisterProto.newBuilder()
+            .setAgent(r.agent())
+            .setProof(com.google.protobuf.ByteString.copyFrom(r.proof()));
     r.nodes().entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
         .forEach(
@@ -67,7 +70,7 @@ public final class RendezvousSerializer extends SerializerWithStringManifest {
       for (RankNodeProto n : r.getNodesList()) {
         nodes.put(n.getRank(), resolver.resolveActorRef(n.getRef()));
       }
-      return new Rendezvous.Register(r.getAgent(), nodes);
+      return new Rendezvous.Register(r.getAgent(), nodes, r.getProof().toByteArray());
     } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
       NotSerializableException n =
           new NotSerializableException("malformed rendezvous message: " + e);
