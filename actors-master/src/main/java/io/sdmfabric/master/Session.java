@@ -74,37 +74,15 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private RankSet lost = RankSet.empty();
   private Optional<RankSet> treeReady = Optional.empty();
 
-  private Session(
-      ActorContext<Command> context,
-      int size,
-      FabricConfig config,
-      IntFunction<RankBackend> backends,
-      Duration wireUp,
-      SessionSecret secret) {
+  /** Makes the root of the tree, given where the root sends what comes up. */
+  private interface RootFactory {
+    ActorRef<ServerNode.Command> spawn(ActorContext<Command> context, ActorRef<ServerNode.Up> up);
+  }
+
+  private Session(ActorContext<Command> context, int size, RootFactory root) {
     super(context);
     this.size = size;
-    ActorRef<ServerNode.Up> up = context.messageAdapter(ServerNode.Up.class, FromTree::new);
-    if (backends != null) {
-      this.root =
-          context.spawn(
-              ServerNode.embedded(config, 0, size + 1, backends, up),
-              "tree",
-              ServerNode.DISPATCHER);
-    } else {
-      this.root =
-          context.spawn(ServerNode.detached(config, 0, null), "tree", ServerNode.DISPATCHER);
-      ActorRef<Command> self = context.getSelf();
-      context.spawn(
-          Rendezvous.create(
-              size,
-              config,
-              root,
-              up,
-              wireUp,
-              secret,
-              ready -> self.tell(new TreeReady(ready.missing()))),
-          RENDEZVOUS);
-    }
+    this.root = root.spawn(context, context.messageAdapter(ServerNode.Up.class, FromTree::new));
   }
 
   /** The name of a distributed session's rendezvous, under the session: agents register there. */
@@ -116,24 +94,56 @@ public final class Session extends AbstractBehavior<Session.Command> {
    */
   public static Behavior<Command> embedded(
       int size, FabricConfig config, IntFunction<RankBackend> backends) {
-    if (size < 1) {
-      throw new IllegalArgumentException("a session needs at least one rank: " + size);
-    }
+    requireRanks(size);
     return Behaviors.setup(
-        context -> new Session(context, size, config, backends, Duration.ZERO, null));
+        context ->
+            new Session(
+                context,
+                size,
+                (ctx, up) ->
+                    ctx.spawn(
+                        ServerNode.embedded(config, 0, size + 1, backends, up),
+                        "tree",
+                        ServerNode.DISPATCHER)));
   }
 
   /**
    * A session whose {@code size} ranks are served in agent JVMs that register with its rendezvous
    * ({@value #RENDEZVOUS}, a child of the session); after {@code wireUp} the session goes on with
-   * the ranks present. Subscribers hear {@link SessionEvent.TreeReady}.
+   * the ranks present. Only agents that know {@code secret} are wired in. Subscribers hear {@link
+   * SessionEvent.TreeReady}.
    */
   public static Behavior<Command> distributed(
       int size, FabricConfig config, Duration wireUp, SessionSecret secret) {
+    requireRanks(size);
+    return Behaviors.setup(
+        context ->
+            new Session(
+                context,
+                size,
+                (ctx, up) -> {
+                  ActorRef<ServerNode.Command> root =
+                      ctx.spawn(
+                          ServerNode.detached(config, 0, null), "tree", ServerNode.DISPATCHER);
+                  ActorRef<Command> self = ctx.getSelf();
+                  ctx.spawn(
+                      Rendezvous.create(
+                          size,
+                          config,
+                          root,
+                          up,
+                          wireUp,
+                          secret,
+                          ready -> self.tell(new TreeReady(ready.missing()))),
+                      RENDEZVOUS);
+                  return root;
+                }));
+  }
+
+  private static void requireRanks(int size) {
     if (size < 1) {
       throw new IllegalArgumentException("a session needs at least one rank: " + size);
     }
-    return Behaviors.setup(context -> new Session(context, size, config, null, wireUp, secret));
   }
 
   @Override
