@@ -128,7 +128,8 @@ class DistributedSessionTest {
     int size = 8;
     @SuppressWarnings("unchecked")
     TestProbe<SessionEvent>[] probe = new TestProbe[1];
-    int port = startMaster(size, Duration.ofSeconds(15), probe);
+    // Two agent JVMs starting at once take 8-10 s to join on 2 cores (FACTS.md): 25 s leaves room.
+    int port = startMaster(size, Duration.ofSeconds(25), probe);
     // An agent that does not know the secret is refused: its ranks stay missing.
     agent(port, "4-7", size, SessionSecret.random());
     agent(port, "0-3", size);
