@@ -60,6 +60,11 @@ final class AgentCommand implements Callable<Integer> {
   @Option(names = "--host", description = "the address to listen on (default: ${DEFAULT-VALUE})")
   String host = "127.0.0.1";
 
+  @Option(
+      names = "--transport",
+      description = "tcp or aeron-udp, as the master uses (default: ${DEFAULT-VALUE})")
+  String transport = "tcp";
+
   private final PrintStream err;
   private SessionSecret secret;
 
@@ -87,11 +92,22 @@ final class AgentCommand implements Callable<Integer> {
       err.println("sdm agent: " + e.getMessage());
       return 2;
     }
+    ClusterSettings.Transport artery;
+    switch (transport) {
+      case "tcp" -> artery = ClusterSettings.Transport.TCP;
+      case "aeron-udp" -> artery = ClusterSettings.Transport.AERON_UDP;
+      default -> {
+        err.println("sdm agent: unknown transport " + transport + ": use tcp or aeron-udp");
+        return 2;
+      }
+    }
     Address masterAddress =
         AddressFromURIString.parse("pekko://" + ClusterSettings.SYSTEM + "@" + master);
     ActorSystem<SelfUp> system =
         ActorSystem.create(
-            agent(mine, masterAddress), ClusterSettings.SYSTEM, ClusterSettings.at(host, 0));
+            agent(mine, masterAddress),
+            ClusterSettings.SYSTEM,
+            ClusterSettings.at(host, 0, artery));
     // The agent lives as long as its cluster membership: it ends when the master does.
     system.getWhenTerminated().toCompletableFuture().get();
     return 0;

@@ -15,6 +15,7 @@ import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.ExpressionCmd;
 import io.sdmfabric.wire.proto.StartSessionCmd;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,26 +44,50 @@ class DistributedSessionTest {
   @AfterEach
   void stopEverything() throws Exception {
     for (Process p : agents) {
-      p.destroyForcibly();
-      p.waitFor(30, TimeUnit.SECONDS);
+      // SIGTERM first: the agent's actor system shuts down and Aeron removes its directory.
+      p.destroy();
+      if (!p.waitFor(20, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+      }
+      deleteRecursively(Path.of(ClusterSettings.aeronDirectory(p.pid())));
     }
     if (testKit != null) {
       testKit.shutdownTestKit();
     }
+    deleteRecursively(Path.of(ClusterSettings.aeronDirectory(ProcessHandle.current().pid())));
   }
 
   private final SessionSecret secret = SessionSecret.random();
+
+  /** Removes what an Aeron media driver left in /dev/shm (a JVM killed by SIGKILL leaves it). */
+  private static void deleteRecursively(Path dir) throws java.io.IOException {
+    if (Files.exists(dir)) {
+      try (var paths = Files.walk(dir)) {
+        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
 
   private Process agent(int port, String ranks, int size) throws Exception {
     return agent(port, ranks, size, secret);
   }
 
   private Process agent(int port, String ranks, int size, SessionSecret key) throws Exception {
+    return agent(port, ranks, size, key, ClusterSettings.Transport.TCP);
+  }
+
+  private Process agent(
+      int port, String ranks, int size, SessionSecret key, ClusterSettings.Transport transport)
+      throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     ProcessBuilder builder =
         new ProcessBuilder(
             java.toString(),
             "-Xmx256m",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
             "-cp",
             System.getProperty("java.class.path"),
             "io.sdmfabric.launch.Main",
@@ -72,10 +97,18 @@ class DistributedSessionTest {
             "--ranks",
             ranks,
             "--size",
-            Integer.toString(size));
+            Integer.toString(size),
+            "--transport",
+            transport.artery());
     builder.environment().put(SessionSecret.ENV, key.hex());
+    Path logs = Path.of("target", "agent-logs");
+    Files.createDirectories(logs);
     Process p =
-        builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        builder
+            .redirectErrorStream(true)
+            .redirectOutput(
+                ProcessBuilder.Redirect.appendTo(logs.resolve("agent-" + ranks + ".log").toFile()))
+            .start();
     agents.add(p);
     return p;
   }
@@ -103,11 +136,19 @@ class DistributedSessionTest {
 
   /** Starts the master of a distributed session; returns its cluster port. */
   private int startMaster(int size, Duration wireUp, TestProbe<SessionEvent>[] events) {
+    return startMaster(size, wireUp, events, ClusterSettings.Transport.TCP);
+  }
+
+  private int startMaster(
+      int size,
+      Duration wireUp,
+      TestProbe<SessionEvent>[] events,
+      ClusterSettings.Transport transport) {
     master =
         ActorSystem.create(
             Session.distributed(size, FabricConfig.defaults(), wireUp, secret),
             ClusterSettings.SYSTEM,
-            ClusterSettings.at("127.0.0.1", 0));
+            ClusterSettings.at("127.0.0.1", 0, transport));
     testKit = ActorTestKit.create(master);
     Cluster cluster = Cluster.get(master);
     cluster.manager().tell(Join.create(cluster.selfMember().address()));
@@ -150,6 +191,19 @@ class DistributedSessionTest {
           "rank " + rank + " did not register with the master before the wire-up timeout";
       assertEquals(RankSet.of(rank), x.get(Protos.error(missing)), x.toString());
     }
+  }
+
+  @Test
+  void theTreeWorksOverAeronUdpToo() throws Exception {
+    int size = 4;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, WAIT, probe, ClusterSettings.Transport.AERON_UDP);
+    agent(port, "0-3", size, secret, ClusterSettings.Transport.AERON_UDP);
+    assertEquals(
+        RankSet.empty(), probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
+    call(LOAD, RankSet.all(size));
+    assertEquals(size, call(evaluate("rank"), RankSet.all(size)).size());
   }
 
   @Test
