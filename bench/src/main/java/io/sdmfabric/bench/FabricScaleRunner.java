@@ -50,16 +50,9 @@ public final class FabricScaleRunner {
   private FabricScaleRunner() {}
 
   public static void main(String[] args) throws Exception {
-    List<Integer> sizes = List.of(1024, 16384, 131072, 1048576);
-    int reps = 0;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--ranks" ->
-            sizes = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
-        case "--reps" -> reps = Integer.parseInt(args[++i]);
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
-      }
-    }
+    RunnerOptions options = RunnerOptions.parse(args, List.of(1024, 16384, 131072, 1048576), 0);
+    List<Integer> sizes = options.sizes();
+    int reps = options.reps();
     for (int n : sizes) {
       run(n, reps > 0 ? reps : n <= 16384 ? 50 : n <= 131072 ? 15 : 7);
     }
@@ -191,10 +184,10 @@ public final class FabricScaleRunner {
               + " stacks_p50_ms=%.2f messages=%d heap_bytes_per_rank=%d go_until_all_stopped_ms=%.0f%n",
           n,
           BinomialTree.depth(n + 1),
-          pct(identical, 50),
-          pct(identical, 99),
-          pct(distinctMs, 50),
-          pct(stacks, 50),
+          RunnerOptions.percentile(identical, 50),
+          RunnerOptions.percentile(identical, 99),
+          RunnerOptions.percentile(distinctMs, 50),
+          RunnerOptions.percentile(stacks, 50),
           messages,
           heapPerRank,
           goMs);
@@ -217,11 +210,6 @@ public final class FabricScaleRunner {
     }
     Arrays.sort(ms);
     return ms;
-  }
-
-  private static double pct(double[] sorted, int p) {
-    int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
   }
 
   private static void check(List<SessionEvent.Reply> replies, int expectedGroups) {

@@ -34,16 +34,9 @@ public final class SessionRunner {
   private SessionRunner() {}
 
   public static void main(String[] args) throws Exception {
-    List<Integer> sizes = List.of(1, 4, 8, 16, 32);
-    int reps = 30;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--ranks" ->
-            sizes = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
-        case "--reps" -> reps = Integer.parseInt(args[++i]);
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
-      }
-    }
+    RunnerOptions options = RunnerOptions.parse(args, List.of(1, 4, 8, 16, 32), 30);
+    List<Integer> sizes = options.sizes();
+    int reps = options.reps();
     Path jar = Path.of("launchers/target/sdm.jar").toAbsolutePath();
     Path dir = Files.createTempDirectory("sdm-session-bench");
     Path program = dir.resolve("ranks");
@@ -118,10 +111,10 @@ public final class SessionRunner {
               + " print_p50_ms=%.2f print_p99_ms=%.2f quit_ms=%.0f peak_rss_mb=%d%n",
           n,
           launchMs,
-          pct(bt, 50),
-          pct(bt, 99),
-          pct(print, 50),
-          pct(print, 99),
+          RunnerOptions.percentile(bt, 50),
+          RunnerOptions.percentile(bt, 99),
+          RunnerOptions.percentile(print, 50),
+          RunnerOptions.percentile(print, 99),
           quitMs,
           peakRss.get() / (1024 * 1024));
     } finally {
@@ -199,10 +192,5 @@ public final class SessionRunner {
       // Gone.
     }
     return 0;
-  }
-
-  private static double pct(double[] sorted, int p) {
-    int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
   }
 }
