@@ -42,6 +42,9 @@ public final class GdbDebugger implements Debugger {
   private final Events events;
   private final GdbDriver driver;
 
+  /** What was attached at its exec ({@link #attachAtExec}); null for a program gdb runs itself. */
+  private volatile ProgramInfo attached;
+
   private GdbDebugger(Events events, GdbDriver driver) {
     this.events = events;
     this.driver = driver;
@@ -68,8 +71,49 @@ public final class GdbDebugger implements Debugger {
     events.subscriber = listener;
   }
 
+  /**
+   * Attaches to process {@code pid}, stopped (SIGSTOP) just before it execs the program to debug,
+   * and lets it run up to that exec: the program is then loaded and stopped before its first
+   * instruction, as after {@link #load}. From then on {@link #load} answers what was attached (the
+   * launcher, not gdb, started it), {@link #run} continues it, and {@link #close} kills it. Fails
+   * when the process cannot be attached or ends instead of exec'ing (the program could not be
+   * found, say).
+   */
+  public CompletableFuture<ProgramInfo> attachAtExec(long pid) {
+    CompletableFuture<String> exec = new CompletableFuture<>();
+    events.execWaiter = exec;
+    // The stopped process has a SIGSTOP pending; gdb would report it as a stop, so swallow it
+    // until the exec, then hand the signal back to its usual handling.
+    CompletableFuture<String> ran =
+        driver
+            .send(MiCommand.of("-target-attach").param(Long.toString(pid)))
+            .thenCompose(r -> cliReply("handle SIGSTOP nostop noprint nopass"))
+            .thenCompose(r -> cliReply("catch exec"))
+            .thenCompose(r -> driver.send("-exec-continue"))
+            .thenCompose(r -> exec);
+    return ran.thenCompose(
+            program ->
+                cliReply("handle SIGSTOP stop print pass")
+                    .thenCompose(r -> cliReply("delete"))
+                    .thenCompose(
+                        r ->
+                            driver
+                                .send("-file-list-exec-source-file")
+                                .handle((reply, error) -> error == null))
+                    .thenApply(symbols -> new ProgramInfo(program, symbols)))
+        .whenComplete(
+            (info, error) -> {
+              events.execWaiter = null;
+              attached = info;
+            });
+  }
+
   @Override
   public CompletableFuture<ProgramInfo> load(LaunchSpec spec) {
+    ProgramInfo started = attached;
+    if (started != null) {
+      return CompletableFuture.completedFuture(started);
+    }
     String program =
         spec.program().contains("/")
             ? Path.of(spec.program()).toAbsolutePath().normalize().toString()
@@ -104,6 +148,15 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<Void> run() {
+    if (attached != null) {
+      if (events.exitReported) {
+        return CompletableFuture.failedFuture(
+            new DebuggerException(
+                "the program has ended; it was started by the job's launcher and cannot be run"
+                    + " again"));
+      }
+      return run("-exec-continue");
+    }
     events.exitReported = false;
     events.killRequested = false;
     return run("-exec-run");
@@ -536,6 +589,12 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public void close() {
+    // gdb would detach from an attached program and leave it running: end it first.
+    if (attached != null) {
+      driver
+          .inferiorPid()
+          .ifPresent(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    }
     driver.close();
   }
 
@@ -585,6 +644,7 @@ public final class GdbDebugger implements Debugger {
     volatile boolean interruptRequested;
     volatile boolean killRequested;
     volatile boolean exitReported;
+    volatile CompletableFuture<String> execWaiter;
 
     @Override
     public void onAsync(MiAsyncRecord r) {
@@ -609,6 +669,11 @@ public final class GdbDebugger implements Debugger {
 
     private void onStopped(MiTuple t) {
       String reason = t.optString("reason").orElse("");
+      CompletableFuture<String> exec = execWaiter;
+      if (exec != null) {
+        onStoppedBeforeExec(exec, reason, t);
+        return;
+      }
       switch (reason) {
         case "exited-normally" -> exited(DebugEvent.Exited.withCode(0));
         case "exited" ->
@@ -632,6 +697,26 @@ public final class GdbDebugger implements Debugger {
           int thread = t.optString("thread-id").map(Integer::parseInt).orElse(0);
           int bkpt = t.optString("bkptno").map(Integer::parseInt).orElse(watchpoint(t));
           emit(new DebugEvent.Stopped(why, signal, frame, thread, bkpt));
+        }
+      }
+    }
+
+    /** While attaching at an exec: the exec completes the attach, an exit fails it. */
+    private static void onStoppedBeforeExec(
+        CompletableFuture<String> exec, String reason, MiTuple t) {
+      switch (reason) {
+        case "exec" -> exec.complete(t.optString("new-exec").orElse(""));
+        case "exited", "exited-normally", "exited-signalled" ->
+            exec.completeExceptionally(
+                new DebuggerException(
+                    "the process ended before it started the program ("
+                        + t.optString("exit-code")
+                            .map(c -> "exit code " + GdbResults.exitCode(c))
+                            .or(() -> t.optString("signal-name"))
+                            .orElse("exit code 0")
+                        + "): is the program there and executable on this node?"));
+        default -> {
+          // The attach's own stop; the exec comes later.
         }
       }
     }
