@@ -58,7 +58,9 @@ public final class GdbDebugger implements Debugger {
   /** Starts gdb. */
   public static GdbDebugger start(GdbOptions options) throws IOException {
     Events events = new Events();
-    return new GdbDebugger(events, GdbDriver.start(options, events));
+    GdbDriver driver = GdbDriver.start(options, events);
+    events.driver = driver;
+    return new GdbDebugger(events, driver);
   }
 
   /** The driver underneath, for the few callers that speak MI themselves. */
@@ -72,40 +74,63 @@ public final class GdbDebugger implements Debugger {
   }
 
   /**
-   * Attaches to process {@code pid}, stopped (SIGSTOP) just before it execs the program to debug,
-   * and lets it run up to that exec: the program is then loaded and stopped before its first
-   * instruction, as after {@link #load}. From then on {@link #load} answers what was attached (the
-   * launcher, not gdb, started it), {@link #run} continues it, and {@link #close} kills it. Fails
-   * when the process cannot be attached or ends instead of exec'ing (the program could not be
-   * found, say).
+   * Attaches to process {@code pid}, stopped (SIGSTOP) just before it execs {@code program}, and
+   * lets it run up to that exec: the program is then loaded and stopped before its first
+   * instruction (a dynamic one in its loader, once the loader has mapped it), as after {@link
+   * #load}. From then on {@link #load} answers what was attached (the launcher, not gdb, started
+   * it), {@link #run} continues it, and {@link #close} kills it rather than detach. Fails when the
+   * process cannot be attached or ends instead of exec'ing (the program could not be found, say).
+   *
+   * <p>A dynamic program stops at its first shared-library event, which costs no breakpoint number,
+   * so that the user's breakpoints are numbered from 1 as when gdb starts the program. A static one
+   * (or one that cannot be read here) stops at an exec catchpoint, deleted at once.
    */
-  public CompletableFuture<ProgramInfo> attachAtExec(long pid) {
+  public CompletableFuture<ProgramInfo> attachAtExec(long pid, Path program) {
+    boolean dynamic;
+    try {
+      dynamic = ElfHeader.isDynamic(program);
+    } catch (IOException e) {
+      dynamic = false;
+    }
     CompletableFuture<String> exec = new CompletableFuture<>();
     events.execWaiter = exec;
-    // The stopped process has a SIGSTOP pending; gdb would report it as a stop, so swallow it
-    // until the exec, then hand the signal back to its usual handling.
+    String stopAtExec = dynamic ? "set stop-on-solib-events 1" : "catch exec";
+    String restore = dynamic ? "set stop-on-solib-events 0" : "delete";
+    // The stopped process has a SIGSTOP pending, and gdb would report it as a stop, at the exec
+    // or later, when the program starts its first thread. A SIGSTOP means nothing to a program
+    // under a debugger: swallow it for good.
     CompletableFuture<String> ran =
         driver
             .send(MiCommand.of("-target-attach").param(Long.toString(pid)))
             .thenCompose(r -> cliReply("handle SIGSTOP nostop noprint nopass"))
-            .thenCompose(r -> cliReply("catch exec"))
+            .thenCompose(r -> cliReply(stopAtExec))
             .thenCompose(r -> driver.send("-exec-continue"))
             .thenCompose(r -> exec);
     return ran.thenCompose(
-            program ->
-                cliReply("handle SIGSTOP stop print pass")
-                    .thenCompose(r -> cliReply("delete"))
-                    .thenCompose(
-                        r ->
-                            driver
-                                .send("-file-list-exec-source-file")
-                                .handle((reply, error) -> error == null))
-                    .thenApply(symbols -> new ProgramInfo(program, symbols)))
+            stopped ->
+                cliReply(restore)
+                    .thenCompose(r -> driver.send("-list-thread-groups"))
+                    .thenCombine(
+                        driver
+                            .send("-file-list-exec-source-file")
+                            .handle((reply, error) -> error == null),
+                        (groups, symbols) -> new ProgramInfo(executable(groups, program), symbols)))
         .whenComplete(
             (info, error) -> {
               events.execWaiter = null;
               attached = info;
             });
+  }
+
+  /** The executable of the (only) inferior, as {@code -list-thread-groups} names it. */
+  private static String executable(MiReply groups, Path fallback) {
+    return groups.results().get("groups").stream()
+        .flatMap(g -> g instanceof MiList l ? l.items().stream() : java.util.stream.Stream.empty())
+        .filter(MiTuple.class::isInstance)
+        .map(MiTuple.class::cast)
+        .flatMap(t -> t.optString("executable").stream())
+        .findFirst()
+        .orElse(fallback.toString());
   }
 
   @Override
@@ -645,6 +670,7 @@ public final class GdbDebugger implements Debugger {
     volatile boolean killRequested;
     volatile boolean exitReported;
     volatile CompletableFuture<String> execWaiter;
+    volatile GdbDriver driver;
 
     @Override
     public void onAsync(MiAsyncRecord r) {
@@ -696,6 +722,29 @@ public final class GdbDebugger implements Debugger {
                   .orElse(Frame.UNKNOWN);
           int thread = t.optString("thread-id").map(Integer::parseInt).orElse(0);
           int bkpt = t.optString("bkptno").map(Integer::parseInt).orElse(watchpoint(t));
+          if (why == StopReason.INTERRUPTED && thread > 1 && driver != null) {
+            // No thread caused an interrupt; gdb picks whichever the signal hit, often a helper
+            // thread of the runtime (MPI's progress threads). Show the main thread instead.
+            StopReason interrupted = why;
+            String sig = signal;
+            driver
+                .send(MiCommand.of("-thread-select").param("1"))
+                .whenComplete(
+                    (r, error) ->
+                        emit(
+                            error != null
+                                ? new DebugEvent.Stopped(interrupted, sig, frame, thread, bkpt)
+                                : new DebugEvent.Stopped(
+                                    interrupted,
+                                    sig,
+                                    r.results()
+                                        .get("frame")
+                                        .map(f -> GdbResults.frame(GdbResults.asTuple(f)))
+                                        .orElse(frame),
+                                    1,
+                                    bkpt)));
+            return;
+          }
           emit(new DebugEvent.Stopped(why, signal, frame, thread, bkpt));
         }
       }
@@ -705,7 +754,7 @@ public final class GdbDebugger implements Debugger {
     private static void onStoppedBeforeExec(
         CompletableFuture<String> exec, String reason, MiTuple t) {
       switch (reason) {
-        case "exec" -> exec.complete(t.optString("new-exec").orElse(""));
+        case "exec", "solib-event" -> exec.complete(reason);
         case "exited", "exited-normally", "exited-signalled" ->
             exec.completeExceptionally(
                 new DebuggerException(

@@ -70,14 +70,15 @@ class GdbAttachAtExecTest {
     EventRecorder events = new EventRecorder();
     gdb.subscribe(events);
 
-    ProgramInfo info = gdb.attachAtExec(shim.pid()).get(30, TimeUnit.SECONDS);
+    ProgramInfo info = gdb.attachAtExec(shim.pid(), Path.of(program)).get(30, TimeUnit.SECONDS);
     assertEquals(program, info.program());
     assertTrue(info.hasDebugInfo());
     // Loading answers what was attached, whatever the spec says: the launcher started it.
     assertEquals(info, gdb.load(LaunchSpec.of("/elsewhere")).get(10, TimeUnit.SECONDS));
     assertTrue(gdb.breakpoints().get(10, TimeUnit.SECONDS).isEmpty(), "the catchpoint is gone");
 
-    gdb.insertBreakpoint(BreakpointSpec.at("main")).get(10, TimeUnit.SECONDS);
+    // Numbered from 1, as when gdb starts the program: the attach used up no breakpoint.
+    assertEquals(1, gdb.insertBreakpoint(BreakpointSpec.at("main")).get(10, TimeUnit.SECONDS).id());
     gdb.run().get(10, TimeUnit.SECONDS);
     DebugEvent.Stopped stop = events.nextStop();
     assertEquals(StopReason.BREAKPOINT_HIT, stop.reason());
@@ -90,21 +91,46 @@ class GdbAttachAtExecTest {
   }
 
   @Test
-  void closingKillsTheAttachedProgram() throws Exception {
-    shim = stoppedBeforeExec(TestPrograms.get("values").toString());
+  void aStaticProgramIsCaughtAtItsExec() throws Exception {
+    Path source = Path.of("src/test/resources/programs/values.c").toAbsolutePath();
+    Path program = Path.of("target", "test-programs", "values-static").toAbsolutePath();
+    Files.createDirectories(program.getParent());
+    Process gcc =
+        new ProcessBuilder("gcc", "-g", "-static", "-o", program.toString(), source.toString())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(gcc.getInputStream().readAllBytes());
+    assumeTrue(gcc.waitFor() == 0, "gcc cannot link statically here: " + out);
+    shim = stoppedBeforeExec(program.toString());
     gdb = GdbDebugger.start();
-    gdb.attachAtExec(shim.pid()).get(30, TimeUnit.SECONDS);
+    EventRecorder events = new EventRecorder();
+    gdb.subscribe(events);
+    gdb.attachAtExec(shim.pid(), program).get(30, TimeUnit.SECONDS);
+    assertTrue(gdb.breakpoints().get(10, TimeUnit.SECONDS).isEmpty(), "the catchpoint is gone");
+    gdb.insertBreakpoint(BreakpointSpec.at("main")).get(10, TimeUnit.SECONDS);
+    gdb.run().get(10, TimeUnit.SECONDS);
+    assertEquals("main", events.nextStop().frame().function());
+  }
+
+  @Test
+  void closingKillsTheAttachedProgram() throws Exception {
+    String program = TestPrograms.get("values").toString();
+    shim = stoppedBeforeExec(program);
+    gdb = GdbDebugger.start();
+    gdb.attachAtExec(shim.pid(), Path.of(program)).get(30, TimeUnit.SECONDS);
     gdb.close();
     assertTrue(shim.waitFor(10, TimeUnit.SECONDS), "the program outlived its gdb");
   }
 
   @Test
   void aProgramThatCannotBeExecutedFailsTheAttach() throws Exception {
-    shim = stoppedBeforeExec("/nonexistent/program");
+    String program = "/nonexistent/program";
+    shim = stoppedBeforeExec(program);
     gdb = GdbDebugger.start();
     ExecutionException failed =
         assertThrows(
-            ExecutionException.class, () -> gdb.attachAtExec(shim.pid()).get(30, TimeUnit.SECONDS));
+            ExecutionException.class,
+            () -> gdb.attachAtExec(shim.pid(), Path.of(program)).get(30, TimeUnit.SECONDS));
     assertTrue(failed.getCause() instanceof DebuggerException, failed.toString());
     assertTrue(failed.getCause().getMessage().contains("exit code 127"), failed.getMessage());
     assertFalse(shim.isAlive());

@@ -293,6 +293,18 @@ class GdbDebuggerTest {
   }
 
   @Test
+  void anInterruptThatLandsOnAHelperThreadShowsTheMainThread() throws Exception {
+    load("helper_thread");
+    get(gdb.run());
+    events.awaitOutput("ready", Duration.ofSeconds(20));
+    get(gdb.interrupt());
+    DebugEvent.Stopped stop = events.nextStop();
+    assertEquals(StopReason.INTERRUPTED, stop.reason());
+    assertEquals(1, stop.threadId());
+    assertTrue(get(gdb.frames()).stream().anyMatch(f -> f.function().equals("main")));
+  }
+
+  @Test
   void segfaultStopsInTheFaultingFrameThenEndsTheProgram() throws Exception {
     load("crash");
     get(gdb.run());

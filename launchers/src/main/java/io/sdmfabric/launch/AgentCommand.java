@@ -1,39 +1,35 @@
 package io.sdmfabric.launch;
 
-import io.sdmfabric.master.Rendezvous;
-import io.sdmfabric.master.Session;
+import io.sdmfabric.gdbmi.GdbDebugger;
+import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.master.SessionSecret;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.server.RankBackend;
 import io.sdmfabric.server.ReplyCache;
-import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.server.SimulatedDebugger;
 import io.sdmfabric.server.SimulatedProgram;
+import io.sdmfabric.server.UnavailableRank;
 import java.io.PrintStream;
-import java.util.HashMap;
-import java.util.Map;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.Join;
-import org.apache.pekko.cluster.typed.SelfUp;
-import org.apache.pekko.cluster.typed.Subscribe;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code sdm agent}: the servers of one node's ranks, in one JVM that joins the master's cluster
- * and registers its ranks with the master's rendezvous. It runs until the master goes away. Today
- * it serves simulated ranks; real gdb ranks under mpirun and srun come next.
+ * and registers its ranks with the master's rendezvous. Real ranks come from the node's spool
+ * ({@code --spool}): processes the job's launcher started under the rank shim, stopped before their
+ * exec, each attached by a gdb of its own. Simulated ranks ({@code --ranks}) serve to measure and
+ * test the fabric. It runs until the master goes away or it is told to end, and its gdbs and their
+ * programs end with it.
  */
 @Command(
     name = "agent",
@@ -49,16 +45,33 @@ final class AgentCommand implements Callable<Integer> {
 
   @Option(
       names = "--ranks",
-      required = true,
       paramLabel = "SET",
-      description = "this agent's ranks")
+      description = "serve these ranks, simulated (for tests and benchmarks)")
   String ranks;
+
+  @Option(
+      names = "--spool",
+      paramLabel = "DIR",
+      description = "serve the ranks that the rank shim records in DIR, with gdb")
+  Path spool;
+
+  @Option(
+      names = "--program",
+      paramLabel = "PATH",
+      description = "the program the ranks exec (with --spool)")
+  Path program = Path.of("");
 
   @Option(names = "--size", required = true, paramLabel = "N", description = "ranks in the job")
   int size;
 
-  @Option(names = "--host", description = "the address to listen on (default: ${DEFAULT-VALUE})")
-  String host = "127.0.0.1";
+  @Option(
+      names = "--wire-up",
+      paramLabel = "SECONDS",
+      description = "how long to look for ranks in the spool (default: ${DEFAULT-VALUE})")
+  int wireUpSeconds = 120;
+
+  @Option(names = "--host", description = "the address to listen on (default: this host's address)")
+  String host = ClusterSettings.localAddress();
 
   @Option(
       names = "--transport",
@@ -66,7 +79,7 @@ final class AgentCommand implements Callable<Integer> {
   String transport = "tcp";
 
   private final PrintStream err;
-  private SessionSecret secret;
+  private final List<GdbDebugger> gdbs = new CopyOnWriteArrayList<>();
 
   AgentCommand(PrintStream err) {
     this.err = err;
@@ -74,18 +87,25 @@ final class AgentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    RankSet mine;
-    try {
-      mine = RankSet.parse(ranks);
-    } catch (IllegalArgumentException e) {
-      err.println("sdm agent: " + e.getMessage());
+    if ((ranks == null) == (spool == null)) {
+      err.println("sdm agent: give either --spool DIR (real ranks) or --ranks SET (simulated)");
       return 2;
+    }
+    RankSet simulated = RankSet.empty();
+    if (ranks != null) {
+      try {
+        simulated = RankSet.parse(ranks);
+      } catch (IllegalArgumentException e) {
+        err.println("sdm agent: " + e.getMessage());
+        return 2;
+      }
     }
     String hex = System.getenv(SessionSecret.ENV);
     if (hex == null || hex.isBlank()) {
       err.println("sdm agent: no session secret: the master passes it in $" + SessionSecret.ENV);
       return 2;
     }
+    SessionSecret secret;
     try {
       secret = SessionSecret.fromHex(hex);
     } catch (IllegalArgumentException e) {
@@ -93,61 +113,78 @@ final class AgentCommand implements Callable<Integer> {
       return 2;
     }
     ClusterSettings.Transport artery;
-    switch (transport) {
-      case "tcp" -> artery = ClusterSettings.Transport.TCP;
-      case "aeron-udp" -> artery = ClusterSettings.Transport.AERON_UDP;
-      default -> {
-        err.println("sdm agent: unknown transport " + transport + ": use tcp or aeron-udp");
-        return 2;
-      }
+    try {
+      artery = ClusterSettings.Transport.named(transport);
+    } catch (IllegalArgumentException e) {
+      err.println("sdm agent: " + e.getMessage());
+      return 2;
     }
     Address masterAddress =
         AddressFromURIString.parse("pekko://" + ClusterSettings.SYSTEM + "@" + master);
-    ActorSystem<SelfUp> system =
+    FabricConfig config = FabricConfig.defaults();
+    ReplyCache cache = new ReplyCache();
+    RankSet mine = simulated;
+    SpoolAttacher attacher = spool == null ? null : attacher();
+    ActorSystem<NodeAgent.Message> system =
         ActorSystem.create(
-            agent(mine, masterAddress),
+            NodeAgent.create(
+                masterAddress,
+                secret,
+                config,
+                agent -> {
+                  if (attacher != null) {
+                    attacher.start(listener(agent, cache));
+                  } else {
+                    serveSimulated(mine, cache, agent);
+                  }
+                }),
             ClusterSettings.SYSTEM,
             ClusterSettings.at(host, 0, artery));
     // The agent lives as long as its cluster membership: it ends when the master does.
     system.getWhenTerminated().toCompletableFuture().get();
+    if (attacher != null) {
+      attacher.stop();
+    }
+    gdbs.parallelStream().forEach(GdbDebugger::close);
+    if (spool != null) {
+      new RankSpool(spool).delete();
+    }
     return 0;
   }
 
-  /** Joins the master's cluster; once up, serves this agent's ranks and registers them. */
-  private Behavior<SelfUp> agent(RankSet mine, Address masterAddress) {
-    return Behaviors.setup(
-        context -> {
-          Cluster cluster = Cluster.get(context.getSystem());
-          cluster.manager().tell(Join.create(masterAddress));
-          cluster.subscriptions().tell(Subscribe.create(context.getSelf(), SelfUp.class));
-          return Behaviors.receive(SelfUp.class)
-              .onMessage(SelfUp.class, up -> serve(context, cluster, mine, masterAddress))
-              .build();
-        });
+  private void serveSimulated(RankSet mine, ReplyCache cache, ActorRef<NodeAgent.Message> agent) {
+    SimulatedProgram program = SimulatedProgram.defaults();
+    mine.forEach(
+        rank ->
+            agent.tell(
+                new NodeAgent.RankReady(
+                    rank,
+                    new DebuggerBackend(SimulatedDebugger.direct(program, rank, size), cache))));
   }
 
-  private Behavior<SelfUp> serve(
-      ActorContext<SelfUp> context, Cluster cluster, RankSet mine, Address masterAddress) {
-    FabricConfig config = FabricConfig.defaults();
-    ReplyCache cache = new ReplyCache();
-    SimulatedProgram program = SimulatedProgram.defaults();
-    Map<Integer, ActorRef<ServerNode.Command>> nodes = new HashMap<>();
-    mine.forEach(
-        rank -> {
-          RankBackend backend =
-              new DebuggerBackend(SimulatedDebugger.direct(program, rank, size), cache);
-          nodes.put(
-              rank,
-              context.spawn(
-                  ServerNode.detached(config, rank + 1, backend),
-                  "rank-" + rank,
-                  ServerNode.DISPATCHER));
-        });
-    ActorRef<Rendezvous.Command> rendezvous =
-        ActorRefResolver.get(context.getSystem())
-            .resolveActorRef(masterAddress + "/user/" + Session.RENDEZVOUS);
-    String name = cluster.selfMember().address().toString();
-    rendezvous.tell(new Rendezvous.Register(name, nodes, secret.proof(name)));
-    return Behaviors.same();
+  private SpoolAttacher attacher() {
+    return new SpoolAttacher(
+        new RankSpool(spool),
+        size,
+        Duration.ofSeconds(wireUpSeconds),
+        GdbOptions.defaults(),
+        program);
+  }
+
+  /** Serves each attached rank with its gdb, and each rank gdb could not attach with the error. */
+  private SpoolAttacher.Listener listener(ActorRef<NodeAgent.Message> agent, ReplyCache cache) {
+    return new SpoolAttacher.Listener() {
+      @Override
+      public void attached(int rank, GdbDebugger gdb) {
+        gdbs.add(gdb);
+        agent.tell(new NodeAgent.RankReady(rank, new DebuggerBackend(gdb, cache)));
+      }
+
+      @Override
+      public void failed(int rank, String why) {
+        err.println("sdm agent: rank " + rank + ": " + why);
+        agent.tell(new NodeAgent.RankReady(rank, new UnavailableRank("rank " + rank + ": " + why)));
+      }
+    };
   }
 }

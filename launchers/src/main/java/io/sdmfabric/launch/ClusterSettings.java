@@ -35,6 +35,34 @@ public final class ClusterSettings {
     public String artery() {
       return artery;
     }
+
+    /** The transport Artery calls {@code name}, e.g. {@code aeron-udp}. */
+    public static Transport named(String name) {
+      for (Transport t : values()) {
+        if (t.artery.equals(name)) {
+          return t;
+        }
+      }
+      throw new IllegalArgumentException(
+          "unknown transport "
+              + name
+              + ": use one of "
+              + java.util.Arrays.stream(values())
+                  .map(Transport::artery)
+                  .collect(java.util.stream.Collectors.joining(", ")));
+    }
+  }
+
+  /**
+   * This host's address as its name resolves, which other nodes can reach when the name resolves
+   * there too; loopback where it does not resolve.
+   */
+  public static String localAddress() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostAddress();
+    } catch (java.net.UnknownHostException e) {
+      return "127.0.0.1";
+    }
   }
 
   /** Settings for a JVM listening on {@code host:port} (port 0: any free port) over TCP. */

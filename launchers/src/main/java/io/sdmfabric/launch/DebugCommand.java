@@ -4,9 +4,8 @@ import io.sdmfabric.frontend.Console;
 import io.sdmfabric.frontend.JsonRenderer;
 import io.sdmfabric.frontend.RankReply;
 import io.sdmfabric.frontend.Renderer;
+import io.sdmfabric.frontend.SessionClient;
 import io.sdmfabric.frontend.TextRenderer;
-import io.sdmfabric.gdbmi.GdbDebugger;
-import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
@@ -27,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -36,7 +36,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "debug",
-    description = "Debug N ranks of PROGRAM on this machine.",
+    description = "Debug N ranks of PROGRAM, on this machine or through mpirun or srun.",
     mixinStandardHelpOptions = true)
 final class DebugCommand implements Callable<Integer> {
   @Option(names = "-n", description = "number of ranks (default: ${DEFAULT-VALUE})")
@@ -56,6 +56,8 @@ final class DebugCommand implements Callable<Integer> {
       paramLabel = "MS",
       description = "how long events of many ranks wait to merge (default: ${DEFAULT-VALUE})")
   long eventWindowMs = 100;
+
+  @Mixin LaunchOptions launch = new LaunchOptions();
 
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "the program to debug")
   String program;
@@ -88,16 +90,16 @@ final class DebugCommand implements Callable<Integer> {
       err.println("sdm: cannot read the script " + script);
       return 2;
     }
-    List<GdbDebugger> gdbs;
+    FabricConfig config = FabricConfig.defaults().withEventWindow(Duration.ofMillis(eventWindowMs));
+    SessionClient session;
     try {
-      gdbs = GdbFleet.start(ranks, GdbOptions.defaults());
-    } catch (IOException e) {
+      session = launch.open(ranks, resolved, args, config, err);
+    } catch (IOException | IllegalArgumentException e) {
       err.println("sdm: " + e.getMessage());
       return 2;
     }
-    FabricConfig config = FabricConfig.defaults().withEventWindow(Duration.ofMillis(eventWindowMs));
     boolean interactive = !batch && System.console() != null;
-    try (EmbeddedSession session = new EmbeddedSession(gdbs, config);
+    try (session;
         InteractiveConsole terminal = interactive ? new InteractiveConsole() : null) {
       PrintStream shown = interactive ? terminal.output() : out;
       Renderer renderer = json ? new JsonRenderer(shown) : new TextRenderer(shown);
@@ -125,8 +127,7 @@ final class DebugCommand implements Callable<Integer> {
   }
 
   /** Loads the program on every rank; false when no rank could. */
-  private boolean load(EmbeddedSession session, Renderer renderer, String resolved)
-      throws Exception {
+  private boolean load(SessionClient session, Renderer renderer, String resolved) throws Exception {
     LaunchSpec spec = new LaunchSpec(resolved, args, Map.of(), Path.of("").toAbsolutePath());
     CommandBody load =
         CommandBody.newBuilder()

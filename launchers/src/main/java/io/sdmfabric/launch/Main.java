@@ -16,13 +16,42 @@ import picocli.CommandLine.Command;
       "Examples:",
       "  sdm debug -n 4 ./app arg     debug 4 ranks of ./app, one gdb per rank",
       "  sdm debug -n 8 -x cmds.sdm --batch ./app",
-      "  sdm stacks -n 16 --after 5s ./app   where is a hanging job stuck?"
+      "  sdm stacks -n 16 --after 5s ./app   where is a hanging job stuck?",
+      "  sdm debug --launcher mpirun -n 8 --oversubscribe -- ./app",
+      "  sdm stacks --launcher srun -n 64 -- ./app     under Slurm, an agent per node"
     })
 public final class Main implements Callable<Integer> {
 
   /** Runs the command line and exits with its status. */
   public static void main(String[] args) {
-    System.exit(commandLine(System.out, System.err).execute(args));
+    System.exit(execute(System.out, System.err, args));
+  }
+
+  /**
+   * Runs the command line: for {@code debug} and {@code stacks}, the unknown options before {@code
+   * --} are the launcher's ({@link LauncherArgs}).
+   */
+  static int execute(java.io.PrintStream out, java.io.PrintStream err, String... args) {
+    CommandLine cl = commandLine(out, err);
+    if (args.length > 0 && cl.getSubcommands().get(args[0]) != null) {
+      CommandLine sub = cl.getSubcommands().get(args[0]);
+      if (sub.getCommand() instanceof DebugCommand d) {
+        return launch(cl, sub, d.launch, args);
+      } else if (sub.getCommand() instanceof StacksCommand st) {
+        return launch(cl, sub, st.launch, args);
+      }
+    }
+    return cl.execute(args);
+  }
+
+  private static int launch(CommandLine cl, CommandLine sub, LaunchOptions options, String[] args) {
+    LauncherArgs split =
+        LauncherArgs.split(sub.getCommandSpec(), java.util.List.of(args).subList(1, args.length));
+    options.launcherOptions = new java.util.ArrayList<>(split.launcher());
+    java.util.List<String> all = new java.util.ArrayList<>();
+    all.add(args[0]);
+    all.addAll(split.sdm());
+    return cl.execute(all.toArray(String[]::new));
   }
 
   /** The command line, writing to {@code out} and {@code err}. */

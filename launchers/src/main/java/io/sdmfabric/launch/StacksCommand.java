@@ -4,9 +4,8 @@ import io.sdmfabric.frontend.Durations;
 import io.sdmfabric.frontend.JsonRenderer;
 import io.sdmfabric.frontend.ProcessTable;
 import io.sdmfabric.frontend.RankReply;
+import io.sdmfabric.frontend.SessionClient;
 import io.sdmfabric.frontend.TextRenderer;
-import io.sdmfabric.gdbmi.GdbDebugger;
-import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
@@ -25,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -59,6 +59,8 @@ final class StacksCommand implements Callable<Integer> {
   @Option(names = "--format", description = "text, json or dot (default: ${DEFAULT-VALUE})")
   Format format = Format.text;
 
+  @Mixin LaunchOptions launch = new LaunchOptions();
+
   @Parameters(index = "0", paramLabel = "PROGRAM", description = "the program")
   String program;
 
@@ -83,15 +85,15 @@ final class StacksCommand implements Callable<Integer> {
       return 2;
     }
     String resolved;
-    List<GdbDebugger> gdbs;
+    SessionClient session;
     try {
       resolved = Programs.resolve(program);
-      gdbs = GdbFleet.start(ranks, GdbOptions.defaults());
-    } catch (IOException e) {
+      session = launch.open(ranks, resolved, args, FabricConfig.defaults(), err);
+    } catch (IOException | IllegalArgumentException e) {
       err.println("sdm: " + e.getMessage());
       return 2;
     }
-    try (EmbeddedSession session = new EmbeddedSession(gdbs, FabricConfig.defaults())) {
+    try (session) {
       ProcessTable table = new ProcessTable(ranks);
       session.onEvent(table::apply);
       RankSet all = RankSet.all(ranks);
@@ -137,7 +139,7 @@ final class StacksCommand implements Callable<Integer> {
     }
   }
 
-  private static List<RankReply> call(EmbeddedSession session, CommandBody body, RankSet dest)
+  private static List<RankReply> call(SessionClient session, CommandBody body, RankSet dest)
       throws Exception {
     return session.call(body, dest, Duration.ZERO).get(60, TimeUnit.SECONDS);
   }

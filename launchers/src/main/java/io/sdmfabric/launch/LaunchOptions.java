@@ -1,0 +1,85 @@
+package io.sdmfabric.launch;
+
+import io.sdmfabric.frontend.SessionClient;
+import io.sdmfabric.gdbmi.GdbDebugger;
+import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.server.FabricConfig;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * How {@code sdm debug} and {@code sdm stacks} start a job: on this machine with one gdb per rank
+ * in this JVM (the default), or through mpirun or srun with an agent per node. Options for the
+ * launcher itself are the unknown options before {@code --}.
+ */
+final class LaunchOptions {
+  @Option(
+      names = "--launcher",
+      paramLabel = "mpirun|srun",
+      description = "start the job with this launcher, one agent JVM per node (default: none)")
+  String launcher;
+
+  @Option(
+      names = "--transport",
+      paramLabel = "NAME",
+      description =
+          "between the JVMs of a launched job: tcp or aeron-udp (default: ${DEFAULT-VALUE})")
+  String transport = "tcp";
+
+  @Option(
+      names = "--address",
+      paramLabel = "HOST",
+      description = "this host's address as the job's nodes reach it (default: ${DEFAULT-VALUE})")
+  String address = ClusterSettings.localAddress();
+
+  @Option(
+      names = "--wire-up",
+      paramLabel = "SECONDS",
+      description =
+          "how long to wait for every rank of a launched job; then go on with those there"
+              + " (default: ${DEFAULT-VALUE})")
+  int wireUpSeconds = 120;
+
+  /** The launcher's own options, from before {@code --} on the command line. */
+  List<String> launcherOptions = new ArrayList<>();
+
+  /**
+   * Starts {@code size} ranks of {@code program} and the session over them.
+   *
+   * @throws IOException when they cannot be started; the message says why
+   * @throws IllegalArgumentException when an option is wrong; the message says why
+   */
+  SessionClient open(
+      int size, String program, List<String> args, FabricConfig config, PrintStream err)
+      throws IOException {
+    if (launcher == null) {
+      if (!launcherOptions.isEmpty()) {
+        throw new IllegalArgumentException(
+            "unknown options "
+                + String.join(" ", launcherOptions)
+                + " (launcher options need --launcher)");
+      }
+      List<GdbDebugger> gdbs = GdbFleet.start(size, GdbOptions.defaults());
+      return new EmbeddedSession(gdbs, config);
+    }
+    if (wireUpSeconds < 1) {
+      throw new IllegalArgumentException("--wire-up needs at least 1 second");
+    }
+    return LaunchedSession.start(
+        new LaunchedSession.Spec(
+            JobLauncher.named(launcher),
+            launcherOptions,
+            size,
+            program,
+            args,
+            ClusterSettings.Transport.named(transport),
+            address,
+            Duration.ofSeconds(wireUpSeconds),
+            config),
+        err);
+  }
+}

@@ -1,0 +1,343 @@
+package io.sdmfabric.launch;
+
+import io.sdmfabric.frontend.RankReply;
+import io.sdmfabric.frontend.SessionClient;
+import io.sdmfabric.master.Session;
+import io.sdmfabric.master.SessionSecret;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.wire.proto.CommandBody;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+
+/**
+ * A session whose ranks a real launcher starts (mpirun or srun): the master runs in this JVM, the
+ * ranks start under the rank shim, and one agent JVM per node, started through the same launcher,
+ * attaches a gdb to each of its node's ranks and serves them. The ranks' output comes through the
+ * launcher, tagged with each line's rank, and is merged here. Closing it ends the agents (and so
+ * every gdb and rank), then the launchers, then the master.
+ */
+final class LaunchedSession implements SessionClient {
+  /** How many of the launcher's own lines a failure message quotes. */
+  private static final int QUOTED_LINES = 5;
+
+  /**
+   * What to launch and how.
+   *
+   * @param launcherOptions options for the launcher, e.g. {@code --oversubscribe}
+   * @param address the master's address, which every node must reach
+   * @param wireUp how long to wait for every rank to be attached and registered
+   */
+  record Spec(
+      JobLauncher launcher,
+      List<String> launcherOptions,
+      int size,
+      String program,
+      List<String> args,
+      ClusterSettings.Transport transport,
+      String address,
+      Duration wireUp,
+      FabricConfig config) {
+    Spec {
+      launcherOptions = List.copyOf(launcherOptions);
+      args = List.copyOf(args);
+    }
+  }
+
+  private final Spec spec;
+  private final PrintStream err;
+  private final MasterClient master;
+  private final SessionSecret secret = SessionSecret.random();
+  private final Path spool;
+  private final OutputMerger output;
+  private final ArrayDeque<String> launcherLines = new ArrayDeque<>();
+  private final CompletableFuture<JobLauncher.SlurmJob> slurmJob = new CompletableFuture<>();
+  private volatile boolean closing;
+  private Process ranks;
+  private Process agents;
+
+  private LaunchedSession(Spec spec, PrintStream err) {
+    this.spec = spec;
+    this.err = err;
+    byte[] id = new byte[6];
+    new SecureRandom().nextBytes(id);
+    this.spool =
+        Path.of(
+            System.getProperty("java.io.tmpdir"),
+            "sdm-" + System.getProperty("user.name") + "-" + HexFormat.of().formatHex(id));
+    ActorSystem<Session.Command> system =
+        ActorSystem.create(
+            Session.distributed(spec.size(), spec.config(), spec.wireUp(), secret),
+            ClusterSettings.SYSTEM,
+            ClusterSettings.at(spec.address(), 0, spec.transport()));
+    Cluster cluster = Cluster.get(system);
+    cluster.manager().tell(Join.create(cluster.selfMember().address()));
+    this.master = new MasterClient(system);
+    this.output = new OutputMerger(spec.config().eventWindow(), master::publish);
+  }
+
+  /**
+   * Starts the ranks and the agents and waits until the tree is wired.
+   *
+   * @throws IOException when a launcher cannot be started or ends before the tree is ready, or the
+   *     tree is not ready in time; what was started is ended
+   */
+  static LaunchedSession start(Spec spec, PrintStream err) throws IOException {
+    LaunchedSession s = new LaunchedSession(spec, err);
+    try {
+      s.launch();
+      return s;
+    } catch (IOException | RuntimeException e) {
+      s.close();
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      s.close();
+      throw new IOException("interrupted while starting the job", e);
+    }
+  }
+
+  private void launch() throws IOException, InterruptedException {
+    JobLauncher launcher = spec.launcher();
+    List<String> ranksCommand =
+        launcher.ranks(
+            spec.launcherOptions(),
+            spec.size(),
+            RankShim.command(spool.toString(), spec.program(), spec.args()));
+    ranks = start(ranksCommand, Map.of());
+    pump(ranks.getInputStream(), this::onRanksLine, "ranks-out");
+    pump(ranks.getErrorStream(), this::onRanksLine, "ranks-err");
+
+    Optional<JobLauncher.SlurmJob> job = Optional.empty();
+    if (launcher == JobLauncher.SRUN) {
+      job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
+    }
+    agents =
+        start(
+            launcher.agents(spec.launcherOptions(), job, agentCommand()),
+            Map.of(SessionSecret.ENV, secret.hex()));
+    pump(agents.getInputStream(), this::onAgentLine, "agents-out");
+    pump(agents.getErrorStream(), this::onAgentLine, "agents-err");
+
+    RankSet missing = await(master.treeReady(), "the ranks to be attached");
+    if (!missing.isEmpty()) {
+      err.println(
+          "sdm: ranks "
+              + missing
+              + " were not attached within "
+              + spec.wireUp().toSeconds()
+              + " s; the session goes on without them");
+    }
+  }
+
+  /** The agent's java command line, for every node. */
+  private List<String> agentCommand() {
+    List<String> c = new ArrayList<>();
+    c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    c.add("-XX:+UseSerialGC");
+    if (spec.transport() == ClusterSettings.Transport.AERON_UDP) {
+      c.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
+    }
+    c.add("-cp");
+    List<String> path = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      path.add(Path.of(entry).toAbsolutePath().toString());
+    }
+    c.add(String.join(File.pathSeparator, path));
+    c.add(Main.class.getName());
+    c.add("agent");
+    c.addAll(
+        List.of(
+            "--master",
+            spec.address()
+                + ":"
+                + Cluster.get(master.system()).selfMember().address().getPort().get(),
+            "--size",
+            Integer.toString(spec.size()),
+            "--spool",
+            spool.toString(),
+            "--program",
+            spec.program(),
+            "--transport",
+            spec.transport().artery(),
+            "--wire-up",
+            Long.toString(spec.wireUp().toSeconds())));
+    return c;
+  }
+
+  private Process start(List<String> command, Map<String, String> env) throws IOException {
+    ProcessBuilder b =
+        new ProcessBuilder(command)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    b.environment().putAll(env);
+    try {
+      return b.start();
+    } catch (IOException e) {
+      throw new IOException(
+          "cannot run "
+              + command.get(0)
+              + ": is it installed and on the PATH? ("
+              + e.getMessage()
+              + ")",
+          e);
+    }
+  }
+
+  /** Waits for {@code f} while both launchers run and the wire-up time lasts. */
+  private <T> T await(CompletableFuture<T> f, String what)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + spec.wireUp().plusSeconds(15).toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        return f.get(100, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        ended(ranks, "the ranks");
+        ended(agents, "the agents");
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IOException(e.getCause().getMessage(), e.getCause());
+      }
+    }
+    throw new IOException(
+        "gave up waiting for " + what + " after " + spec.wireUp().toSeconds() + " s");
+  }
+
+  /** Fails when {@code p} has ended before the session was ready. */
+  private void ended(Process p, String what) throws IOException {
+    if (p != null && !p.isAlive()) {
+      String quoted;
+      synchronized (launcherLines) {
+        quoted = launcherLines.isEmpty() ? "" : ":\n  " + String.join("\n  ", launcherLines);
+      }
+      throw new IOException(
+          spec.launcher().command()
+              + " of "
+              + what
+              + " exited with status "
+              + p.exitValue()
+              + " before the session was ready"
+              + quoted);
+    }
+  }
+
+  private void onRanksLine(String line) {
+    if (closing) {
+      return; // The launcher's complaints about the ranks sdm is ending.
+    }
+    Optional<JobLauncher.Tagged> tagged = spec.launcher().untag(line);
+    if (tagged.isEmpty()) {
+      synchronized (launcherLines) {
+        launcherLines.addLast(line);
+        if (launcherLines.size() > QUOTED_LINES) {
+          launcherLines.removeFirst();
+        }
+      }
+      err.println("[" + spec.launcher().command() + "] " + line);
+      return;
+    }
+    JobLauncher.Tagged t = tagged.get();
+    if (!slurmJob.isDone() && t.rank() == 0) {
+      Optional<JobLauncher.SlurmJob> job = JobLauncher.slurmJob(t.text());
+      if (job.isPresent()) {
+        slurmJob.complete(job.get());
+        return;
+      }
+    }
+    output.add(t.rank(), t.text());
+  }
+
+  private void onAgentLine(String line) {
+    if (!closing) {
+      err.println("[agent] " + line);
+    }
+  }
+
+  private static void pump(InputStream in, Consumer<String> lines, String name) {
+    Thread t =
+        new Thread(
+            () -> {
+              try (BufferedReader r =
+                  new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                  lines.accept(line);
+                }
+              } catch (IOException e) {
+                // The launcher is gone.
+              }
+            },
+            name);
+    t.setDaemon(true);
+    t.start();
+  }
+
+  @Override
+  public int size() {
+    return spec.size();
+  }
+
+  @Override
+  public CompletableFuture<List<RankReply>> call(
+      CommandBody command, RankSet dest, Duration timeout) {
+    return master.call(command, dest, timeout);
+  }
+
+  @Override
+  public void onEvent(Consumer<RankReply> listener) {
+    master.onEvent(listener);
+  }
+
+  /**
+   * Ends the master first, so that the agents' going is no news to anyone, then the agents (each
+   * kills its gdbs and their ranks), then whatever is left of the launchers.
+   */
+  @Override
+  public void close() {
+    // From here on agents and links go away on purpose: that is no news to warn about.
+    Quiet.loggers();
+    closing = true;
+    master.onEvent(e -> {});
+    output.close();
+    master.terminate();
+    end(agents, 15);
+    end(ranks, 10);
+    new RankSpool(spool).delete();
+  }
+
+  /** SIGTERM to {@code p}, SIGKILL to it and its descendants after {@code grace} seconds. */
+  private static void end(Process p, int grace) {
+    if (p == null) {
+      return;
+    }
+    List<ProcessHandle> tree = new ArrayList<>(p.descendants().toList());
+    p.destroy();
+    try {
+      if (!p.waitFor(grace, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        p.waitFor(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    tree.forEach(ProcessHandle::destroyForcibly);
+  }
+}
