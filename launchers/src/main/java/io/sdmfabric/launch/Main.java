@@ -32,6 +32,9 @@ public final class Main implements Callable<Integer> {
    * --} are the launcher's ({@link LauncherArgs}).
    */
   static int execute(java.io.PrintStream out, java.io.PrintStream err, String... args) {
+    // Logging set up now, on one thread: otherwise the actor systems' threads race to it and
+    // SLF4J warns that it replayed their calls.
+    org.slf4j.LoggerFactory.getILoggerFactory();
     CommandLine cl = commandLine(out, err);
     if (args.length > 0 && cl.getSubcommands().get(args[0]) != null) {
       CommandLine sub = cl.getSubcommands().get(args[0]);

@@ -59,6 +59,48 @@ final class Sdm {
         });
   }
 
+  /** An MPI example program, built with {@code mpicc -g} once. */
+  static Path mpiExample(String name) {
+    return PROGRAMS.computeIfAbsent(
+        name + "-mpi",
+        k -> {
+          try {
+            Files.createDirectories(BUILT);
+            Path binary = BUILT.resolve(name);
+            Process mpicc =
+                new ProcessBuilder("mpicc", "-g", "-O0", "-o", binary.toString(), name + ".c")
+                    .directory(EXAMPLES.toFile())
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(mpicc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (mpicc.waitFor() != 0) {
+              throw new IllegalStateException("mpicc failed for " + name + ": " + out);
+            }
+            return binary;
+          } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  /** Whether {@code command} runs and exits with 0 within 30 seconds. */
+  static boolean works(String... command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return false;
+      }
+      return p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   /** Runs {@code sdm ARGS} with {@code input} on its standard input, at most two minutes. */
   static Result run(String input, String... args) throws Exception {
     return runWithEnv(Map.of(), input, args);
@@ -94,7 +136,9 @@ final class Sdm {
     }
   }
 
-  /** The processes running {@code gdb --interpreter=mi3} or one of the example programs. */
+  /**
+   * The processes running {@code gdb --interpreter=mi3}, one of the example programs, or an agent.
+   */
   static List<String> leftovers() throws IOException {
     List<String> found = new ArrayList<>();
     try (var procs = Files.list(Path.of("/proc"))) {
@@ -104,7 +148,9 @@ final class Sdm {
         }
         try {
           String cmdline = Files.readString(p.resolve("cmdline")).replace('\0', ' ');
-          if (cmdline.contains("--interpreter=mi3") || cmdline.contains(BUILT.toString())) {
+          if (cmdline.contains("--interpreter=mi3")
+              || cmdline.contains(BUILT.toString())
+              || cmdline.contains(Main.class.getName() + " agent")) {
             found.add(p.getFileName() + ": " + cmdline);
           }
         } catch (IOException e) {
