@@ -14,62 +14,94 @@ import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Real-gdb sessions as a user runs them: {@code sdm debug --json} on N ranks of {@code
- * examples/ranks.c} in a subprocess, one line per N:
+ * Real-gdb sessions as a user runs them: {@code sdm debug --json} on N ranks of an example program
+ * in a subprocess, embedded (one JVM, a gdb per rank) or through a launcher (mpirun or srun, an
+ * agent JVM per node attaching a gdb per rank), one line per launcher and N:
  *
  * <pre>
- * ranks=N launch_to_all_stopped_ms=.. bt_p50_ms=.. bt_p99_ms=.. print_p50_ms=.. print_p99_ms=..
- *     quit_ms=.. peak_rss_mb=..
+ * launcher=L ranks=N launch_to_all_stopped_ms=.. bt_p50_ms=.. bt_p99_ms=.. print_p50_ms=..
+ *     print_p99_ms=.. quit_ms=.. peak_rss_mb=.. debugger_rss_per_rank_mb=..
  * </pre>
  *
- * launch = from starting the JVM to the last rank's stop at the breakpoint (gdbs started, program
- * loaded, run); bt and print = from writing the command to its {@code complete} event; print is of
- * a value that differs on every rank; peak RSS = the largest sum of RSS over the JVM, its gdbs and
- * the programs, sampled every 20 ms. Run with {@code bench/run session --ranks 1,4,8,16,32}.
+ * launch = from starting the JVM to the last rank's stop at the breakpoint (gdbs started or
+ * attached, program loaded, run); bt and print = from writing the command to its {@code complete}
+ * event; peak RSS = the largest sum of RSS over sdm's JVM, its agents, gdbs and the programs,
+ * sampled every 50 ms; debugger RSS per rank = the same without the programs, over N (the share of
+ * the JVMs plus a gdb). Options: {@code --launcher embedded,mpirun,srun}, {@code --program NAME}
+ * ({@code examples/NAME.c}, built with mpicc when NAME starts with {@code mpi_}), {@code --break
+ * FUNCTION}, {@code --print EXPRESSION}, with {@code --ranks} and {@code --reps}. The launchers are
+ * interleaved per N so that they are compared in the same conditions.
  */
 public final class SessionRunner {
   private SessionRunner() {}
 
+  /** What to run. */
+  private record Workload(Path program, String breakAt, String print) {}
+
   public static void main(String[] args) throws Exception {
-    RunnerOptions options = RunnerOptions.parse(args, List.of(1, 4, 8, 16, 32), 30);
-    List<Integer> sizes = options.sizes();
-    int reps = options.reps();
+    List<String> launchers = List.of("embedded");
+    String name = "ranks";
+    String breakAt = "compute";
+    String print = "rank";
+    List<String> rest = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--launcher" -> launchers = List.of(args[++i].split(","));
+        case "--program" -> name = args[++i];
+        case "--break" -> breakAt = args[++i];
+        case "--print" -> print = args[++i];
+        default -> rest.add(args[i]);
+      }
+    }
+    RunnerOptions options =
+        RunnerOptions.parse(rest.toArray(String[]::new), List.of(1, 4, 8, 16, 32), 30);
     Path jar = Path.of("launchers/target/sdm.jar").toAbsolutePath();
     Path dir = Files.createTempDirectory("sdm-session-bench");
-    Path program = dir.resolve("ranks");
-    Process gcc =
-        new ProcessBuilder("gcc", "-g", "-O0", "-o", program.toString(), "examples/ranks.c")
+    Path program = dir.resolve(name);
+    Process cc =
+        new ProcessBuilder(
+                name.startsWith("mpi_") ? "mpicc" : "gcc",
+                "-g",
+                "-O0",
+                "-o",
+                program.toString(),
+                "examples/" + name + ".c")
             .inheritIO()
             .start();
-    if (gcc.waitFor() != 0) {
-      throw new IllegalStateException("gcc failed");
+    if (cc.waitFor() != 0) {
+      throw new IllegalStateException("the compiler failed on examples/" + name + ".c");
     }
-    for (int n : sizes) {
-      run(jar, program, n, reps);
+    Workload work = new Workload(program, breakAt, print);
+    for (int n : options.sizes()) {
+      for (String launcher : launchers) {
+        run(jar, launcher, work, n, options.reps());
+      }
     }
   }
 
-  private static void run(Path jar, Path program, int n, int reps) throws Exception {
-    long start = System.nanoTime();
-    Process sdm =
-        new ProcessBuilder(
+  private static void run(Path jar, String launcher, Workload work, int n, int reps)
+      throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar",
                 jar.toString(),
                 "debug",
                 "--json",
                 "-n",
-                Integer.toString(n),
-                program.toString())
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    AtomicLong peakRss = new AtomicLong();
-    Thread sampler = new Thread(() -> sampleRss(sdm.toHandle(), peakRss));
-    sampler.setDaemon(true);
-    sampler.start();
+                Integer.toString(n)));
+    if (!launcher.equals("embedded")) {
+      command.addAll(List.of("--launcher", launcher, "--"));
+    }
+    command.add(work.program().toString());
+    long start = System.nanoTime();
+    Process sdm =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    RssSampler rss = new RssSampler(sdm.toHandle(), work.program().toString());
+    rss.start();
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     Thread reader =
         new Thread(
@@ -88,7 +120,7 @@ public final class SessionRunner {
     reader.start();
     OutputStream in = sdm.getOutputStream();
     try {
-      send(in, "break compute\nrun\n");
+      send(in, "break " + work.breakAt() + "\nrun\n");
       int stopped = 0;
       while (stopped < n) {
         String l = next(lines);
@@ -98,17 +130,20 @@ public final class SessionRunner {
       }
       double launchMs = (System.nanoTime() - start) / 1e6;
       double[] bt = roundTrips(in, lines, "bt", reps);
-      double[] print = roundTrips(in, lines, "print rank", reps);
+      double[] print = roundTrips(in, lines, "print " + work.print(), reps);
       long quitStart = System.nanoTime();
       send(in, "quit\n");
       if (!sdm.waitFor(60, TimeUnit.SECONDS)) {
         throw new IllegalStateException("sdm did not quit");
       }
       double quitMs = (System.nanoTime() - quitStart) / 1e6;
+      rss.stop();
       System.out.printf(
           Locale.ROOT,
-          "ranks=%d launch_to_all_stopped_ms=%.0f bt_p50_ms=%.2f bt_p99_ms=%.2f"
-              + " print_p50_ms=%.2f print_p99_ms=%.2f quit_ms=%.0f peak_rss_mb=%d%n",
+          "launcher=%s ranks=%d launch_to_all_stopped_ms=%.0f bt_p50_ms=%.2f bt_p99_ms=%.2f"
+              + " print_p50_ms=%.2f print_p99_ms=%.2f quit_ms=%.0f peak_rss_mb=%d"
+              + " debugger_rss_per_rank_mb=%.1f%n",
+          launcher,
           n,
           launchMs,
           RunnerOptions.percentile(bt, 50),
@@ -116,9 +151,11 @@ public final class SessionRunner {
           RunnerOptions.percentile(print, 50),
           RunnerOptions.percentile(print, 99),
           quitMs,
-          peakRss.get() / (1024 * 1024));
+          rss.peakTotal() / (1024 * 1024),
+          rss.peakDebugger() / (1024.0 * 1024) / n);
     } finally {
       sdm.destroyForcibly();
+      rss.stop();
     }
   }
 
@@ -162,35 +199,5 @@ public final class SessionRunner {
       total += ends.length == 1 ? 1 : Integer.parseInt(ends[1]) - Integer.parseInt(ends[0]) + 1;
     }
     return total;
-  }
-
-  private static void sampleRss(ProcessHandle root, AtomicLong peak) {
-    while (root.isAlive()) {
-      long sum = rss(root.pid());
-      List<ProcessHandle> all = new ArrayList<>();
-      root.descendants().forEach(all::add);
-      for (ProcessHandle p : all) {
-        sum += rss(p.pid());
-      }
-      peak.accumulateAndGet(sum, Math::max);
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        return;
-      }
-    }
-  }
-
-  private static long rss(long pid) {
-    try {
-      for (String l : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-        if (l.startsWith("VmRSS:")) {
-          return Long.parseLong(l.replaceAll("\\D", "")) * 1024;
-        }
-      }
-    } catch (IOException | NumberFormatException e) {
-      // Gone.
-    }
-    return 0;
   }
 }

@@ -74,6 +74,7 @@ final class LaunchedSession implements SessionClient {
   private final ArrayDeque<String> launcherLines = new ArrayDeque<>();
   private final CompletableFuture<JobLauncher.SlurmJob> slurmJob = new CompletableFuture<>();
   private volatile boolean closing;
+  private Thread shutdownHook;
   private Process ranks;
   private Process agents;
 
@@ -105,6 +106,10 @@ final class LaunchedSession implements SessionClient {
    */
   static LaunchedSession start(Spec spec, PrintStream err) throws IOException {
     LaunchedSession s = new LaunchedSession(spec, err);
+    // Ctrl-C or a SIGTERM to sdm still ends the job, promptly and without leftovers.
+    Thread hook = new Thread(s::close, "end-launched-job");
+    Runtime.getRuntime().addShutdownHook(hook);
+    s.shutdownHook = hook;
     try {
       s.launch();
       return s;
@@ -312,9 +317,19 @@ final class LaunchedSession implements SessionClient {
    */
   @Override
   public void close() {
+    synchronized (this) {
+      if (closing) {
+        return;
+      }
+      closing = true;
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException e) {
+      // Closing from the hook itself: the JVM is going down.
+    }
     // From here on agents and links go away on purpose: that is no news to warn about.
     Quiet.loggers();
-    closing = true;
     master.onEvent(e -> {});
     output.close();
     master.terminate();
