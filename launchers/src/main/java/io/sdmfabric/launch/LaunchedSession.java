@@ -67,7 +67,7 @@ final class LaunchedSession implements SessionClient {
 
   private final Spec spec;
   private final PrintStream err;
-  private final MasterClient master;
+  private volatile MasterClient master;
   private final SessionSecret secret = SessionSecret.random();
   private final Path spool;
   private final OutputMerger output;
@@ -87,6 +87,11 @@ final class LaunchedSession implements SessionClient {
         Path.of(
             System.getProperty("java.io.tmpdir"),
             "sdm-" + System.getProperty("user.name") + "-" + HexFormat.of().formatHex(id));
+    this.output = new OutputMerger(spec.config().eventWindow(), this::publish);
+  }
+
+  /** The master, a cluster of one until the agents join. */
+  private MasterClient startMaster() {
     ActorSystem<Session.Command> system =
         ActorSystem.create(
             Session.distributed(spec.size(), spec.config(), spec.wireUp(), secret),
@@ -94,8 +99,14 @@ final class LaunchedSession implements SessionClient {
             ClusterSettings.at(spec.address(), 0, spec.transport()));
     Cluster cluster = Cluster.get(system);
     cluster.manager().tell(Join.create(cluster.selfMember().address()));
-    this.master = new MasterClient(system);
-    this.output = new OutputMerger(spec.config().eventWindow(), master::publish);
+    return new MasterClient(system);
+  }
+
+  private void publish(RankReply event) {
+    MasterClient m = master;
+    if (m != null) {
+      m.publish(event);
+    }
   }
 
   /**
@@ -133,6 +144,8 @@ final class LaunchedSession implements SessionClient {
     ranks = start(ranksCommand, Map.of());
     pump(ranks.getInputStream(), this::onRanksLine, "ranks-out");
     pump(ranks.getErrorStream(), this::onRanksLine, "ranks-err");
+    // The ranks stop themselves as they start, so the master starts meanwhile: it costs seconds.
+    master = startMaster();
 
     Optional<JobLauncher.SlurmJob> job = Optional.empty();
     if (launcher == JobLauncher.SRUN) {
@@ -160,7 +173,9 @@ final class LaunchedSession implements SessionClient {
   private List<String> agentCommand() {
     List<String> c = new ArrayList<>();
     c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // An agent mostly waits on gdb: the client compiler alone starts it sooner on few cores.
     c.add("-XX:+UseSerialGC");
+    c.add("-XX:TieredStopAtLevel=1");
     if (spec.transport() == ClusterSettings.Transport.AERON_UDP) {
       c.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
     }
@@ -330,9 +345,12 @@ final class LaunchedSession implements SessionClient {
     }
     // From here on agents and links go away on purpose: that is no news to warn about.
     Quiet.loggers();
-    master.onEvent(e -> {});
     output.close();
-    master.terminate();
+    MasterClient m = master;
+    if (m != null) {
+      m.onEvent(e -> {});
+      m.terminate();
+    }
     end(agents, 15);
     end(ranks, 10);
     new RankSpool(spool).delete();
