@@ -4,18 +4,16 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.BinomialTree;
 import io.sdmfabric.server.ChildLink;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.server.RankBackend;
-import io.sdmfabric.server.ReplyBody;
 import io.sdmfabric.server.ServerNode;
-import io.sdmfabric.wire.Protos;
-import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.server.UnavailableRank;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -27,16 +25,25 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * Wires a tree whose servers live in agent JVMs: agents register their ranks' server actors; when
- * every rank has registered, or at the wire-up timeout with the ranks present, it gives each server
- * its routing slice ({@link ServerNode.Attach}: its parent and its children) and tells the session
- * the tree is ready. A rank that never registered is served by a stand-in in the master that
- * answers every command with an error naming it, so that its subtree still routes.
+ * Wires a tree whose servers live in agent JVMs, and repairs it when servers die. Agents register
+ * their ranks' server actors; when every rank has registered, or at the wire-up timeout with the
+ * ranks present, it gives each server its routing slice ({@link ServerNode.Attach}: its parent and
+ * its children) and tells the session the tree is ready. A rank that never registered is served by
+ * a stand-in in the master that answers every command with an error naming it, so that its subtree
+ * still routes.
+ *
+ * <p>It watches every registered server. When servers stop (an agent JVM killed: all of its servers
+ * at once), each gets a stand-in in the master answering {@link ServerNode#RANK_LOST}, in the same
+ * place of the tree, and the nodes next to them (their parents and children) get new routing
+ * ({@link ServerNode.Rewire}); the ranks below a dead server keep working. The session hears {@link
+ * ServerNode.RanksLost} once, naming exactly the dead servers' ranks. The servers themselves do not
+ * watch each other: the rendezvous alone decides what is lost, so no rank is reported twice or
+ * wrongly.
  */
 public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
   /** Everything the rendezvous accepts. */
-  public sealed interface Command permits Register, WireUpTimeout {}
+  public sealed interface Command permits Register, WireUpTimeout, NodeStopped, Repair {}
 
   /**
    * An agent's ranks and the server actor of each.
@@ -77,6 +84,19 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     INSTANCE
   }
 
+  /** A registered server stopped. */
+  private record NodeStopped(ActorRef<ServerNode.Command> node)
+      implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * Repairs the tree around the servers stopped so far. Sent to itself behind their stop
+   * notifications: the notifications of a dead agent JVM all come at once, so that one repair
+   * handles the whole agent.
+   */
+  private enum Repair implements Command, NoSerializationVerificationNeeded {
+    INSTANCE
+  }
+
   /** The tree is wired; {@code missing} ranks never registered and answer with errors. */
   public record Ready(RankSet missing) implements NoSerializationVerificationNeeded {}
 
@@ -87,6 +107,8 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   private final Consumer<Ready> ready;
   private final SessionSecret secret;
   private final ActorRef<ServerNode.Command>[] nodes;
+  private final Set<ActorRef<ServerNode.Command>> stopped = new HashSet<>();
+  private RankSet lost = RankSet.empty();
   private int registered;
   private boolean wired;
 
@@ -135,6 +157,8 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     return newReceiveBuilder()
         .onMessage(Register.class, this::onRegister)
         .onMessage(WireUpTimeout.class, this::onTimeout)
+        .onMessage(NodeStopped.class, this::onNodeStopped)
+        .onMessage(Repair.class, this::onRepair)
         .build();
   }
 
@@ -160,6 +184,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
       } else if (nodes[rank + 1] == null) {
         nodes[rank + 1] = e.getValue();
         registered++;
+        getContext().watchWith(e.getValue(), new NodeStopped(e.getValue()));
       }
     }
     if (registered == size) {
@@ -183,22 +208,15 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
         int rank = node - 1;
         missing.add(rank);
         nodes[node] =
-            getContext()
-                .spawn(
-                    ServerNode.detached(config, node, new Missing(rank)),
-                    "missing-" + rank,
-                    ServerNode.DISPATCHER);
+            standIn(
+                node,
+                "missing-",
+                "rank " + rank + " did not register with the master before the wire-up timeout");
       }
     }
     nodes[0] = root;
     for (int node = 0; node <= size; node++) {
-      List<ChildLink> children = new ArrayList<>();
-      for (int child : BinomialTree.children(node, size + 1)) {
-        children.add(new ChildLink(nodes[child], child, BinomialTree.subtreeEnd(child, size + 1)));
-      }
-      ActorRef<ServerNode.Up> parent =
-          node == 0 ? rootParent : nodes[BinomialTree.parent(node)].narrow();
-      nodes[node].tell(new ServerNode.Attach(parent, children));
+      nodes[node].tell(new ServerNode.Attach(parent(node), children(node)));
     }
     RankSet absent = missing.build();
     if (!absent.isEmpty()) {
@@ -207,29 +225,79 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     ready.accept(new Ready(absent));
   }
 
-  /** The stand-in for a rank that never registered. */
-  private static final class Missing implements RankBackend {
-    private final ReplyBody error;
-
-    Missing(int rank) {
-      this.error =
-          ReplyBody.of(
-              Protos.error(
-                  "rank "
-                      + rank
-                      + " did not register with the master"
-                      + " before the wire-up timeout"));
+  private Behavior<Command> onNodeStopped(NodeStopped s) {
+    if (!wired) {
+      // Not in the tree yet: the rank counts as never registered.
+      for (int node = 1; node <= size; node++) {
+        if (s.node().equals(nodes[node])) {
+          nodes[node] = null;
+          registered--;
+          getContext().getLog().warn("rank {} stopped before the tree was wired", node - 1);
+        }
+      }
+      return this;
     }
-
-    @Override
-    public CompletionStage<ReplyBody> execute(CommandBody command) {
-      return CompletableFuture.completedFuture(error);
+    if (stopped.isEmpty()) {
+      getContext().getSelf().tell(Repair.INSTANCE);
     }
+    stopped.add(s.node());
+    return this;
+  }
 
-    @Override
-    public void subscribe(Consumer<io.sdmfabric.wire.proto.EventBody> events) {}
+  private Behavior<Command> onRepair(Repair r) {
+    List<Integer> dead = new ArrayList<>();
+    RankSet.Builder ranks = RankSet.builder();
+    for (int node = 1; node <= size; node++) {
+      if (stopped.contains(nodes[node])) {
+        dead.add(node);
+        ranks.add(node - 1);
+      }
+    }
+    stopped.clear();
+    RankSet newlyLost = ranks.build();
+    if (newlyLost.isEmpty()) {
+      return this;
+    }
+    lost = lost.union(newlyLost);
+    getContext()
+        .getLog()
+        .warn("ranks {} lost: their servers stopped; the tree is rewired around them", newlyLost);
+    for (int node : dead) {
+      nodes[node] = standIn(node, "lost-", ServerNode.RANK_LOST);
+    }
+    // The stand-ins take the dead servers' places; their neighbours learn of them.
+    Set<Integer> neighbours = new TreeSet<>();
+    for (int node : dead) {
+      nodes[node].tell(new ServerNode.Attach(parent(node), children(node)));
+      neighbours.add(BinomialTree.parent(node));
+      neighbours.addAll(BinomialTree.children(node, size + 1));
+    }
+    neighbours.removeAll(dead);
+    for (int node : neighbours) {
+      nodes[node].tell(new ServerNode.Rewire(parent(node), children(node), lost));
+    }
+    rootParent.tell(new ServerNode.RanksLost(newlyLost));
+    return this;
+  }
 
-    @Override
-    public void close() {}
+  /** A server in the master for a rank that has none: it answers every command with {@code why}. */
+  private ActorRef<ServerNode.Command> standIn(int node, String prefix, String why) {
+    return getContext()
+        .spawn(
+            ServerNode.detached(config, node, new UnavailableRank(why)),
+            prefix + (node - 1),
+            ServerNode.DISPATCHER);
+  }
+
+  private ActorRef<ServerNode.Up> parent(int node) {
+    return node == 0 ? rootParent : nodes[BinomialTree.parent(node)].narrow();
+  }
+
+  private List<ChildLink> children(int node) {
+    List<ChildLink> children = new ArrayList<>();
+    for (int child : BinomialTree.children(node, size + 1)) {
+      children.add(new ChildLink(nodes[child], child, BinomialTree.subtreeEnd(child, size + 1)));
+    }
+    return children;
   }
 }

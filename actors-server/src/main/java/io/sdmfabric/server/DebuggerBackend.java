@@ -17,10 +17,17 @@ import java.util.function.Function;
  * simulator: each command of the wire's command set becomes one SPI request, and its result the
  * reply's {@link EventBody}. A debugger's error comes back as an {@code error} reply with the
  * debugger's own text.
+ *
+ * <p>When the debugger ends on its own ({@link DebugEvent.DebuggerEnded}), the event goes out like
+ * the others, and from then on every command is answered at once with its reason, without asking
+ * the debugger.
  */
 public final class DebuggerBackend implements RankBackend {
   private final Debugger debugger;
   private final ReplyCache cache;
+
+  /** The error every command gets once the debugger has ended on its own; null until then. */
+  private volatile ReplyBody ended;
 
   /**
    * A backend over {@code debugger}, which it owns and closes, sharing equal replies with the other
@@ -59,6 +66,9 @@ public final class DebuggerBackend implements RankBackend {
             partial.write(bytes, start, bytes.length - start);
             return;
           }
+          if (event instanceof DebugEvent.DebuggerEnded end) {
+            ended = ReplyBody.of(Protos.error(end.reason()));
+          }
           if (partial.size() > 0 && !(event instanceof DebugEvent.Resumed)) {
             events.accept(Protos.event(new DebugEvent.Output(partial.toByteArray())));
             partial.reset();
@@ -69,6 +79,10 @@ public final class DebuggerBackend implements RankBackend {
 
   @Override
   public CompletionStage<ReplyBody> execute(CommandBody command) {
+    ReplyBody end = ended;
+    if (end != null) {
+      return CompletableFuture.completedFuture(end);
+    }
     CompletableFuture<ReplyBody> reply;
     try {
       reply = dispatch(command);

@@ -37,9 +37,10 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * from every destination rank of the subtree. Replies are merged by body ({@link ReplyMerger}) and
  * go to the parent as one {@link Replies} when all have come, or, for a command with a timeout,
  * when the timeout expires (a partial flush: later replies follow on their own). Each pending
- * command has its own timer. A child that stops (its actor system or JVM gone) turns the
- * destination ranks it still owes into {@code rank lost} errors, and is reported upward ({@link
- * RanksLost}), so that no command waits for it.
+ * command has its own timer. In a tree of one JVM, a child that stops turns the destination ranks
+ * it still owes into {@code rank lost} errors, and is reported upward ({@link RanksLost}), so that
+ * no command waits for it. A tree across JVMs is repaired by the master instead: it replaces dead
+ * servers by stand-ins and sends the nodes next to them new routing ({@link Rewire}).
  *
  * <p>Unsolicited events (stops, exits, output) are merged the same way within a window ({@link
  * FabricConfig#eventWindow()}) that counts from when the first of them was reported, plus a tenth
@@ -50,7 +51,15 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
 
   /** Everything a server node accepts. */
   public sealed interface Command
-      permits Attach, Execute, Up, LocalReply, LocalEvent, FlushCommand, FlushEvents, ChildLost {}
+      permits Attach,
+          Rewire,
+          Execute,
+          Up,
+          LocalReply,
+          LocalEvent,
+          FlushCommand,
+          FlushEvents,
+          ChildLost {}
 
   /** What travels up the tree, to a parent node or to the master. */
   public sealed interface Up extends Command permits Replies, Events, RanksLost {}
@@ -63,6 +72,24 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     public Attach {
       Objects.requireNonNull(parent, "parent");
       children = List.copyOf(children);
+    }
+  }
+
+  /**
+   * New routing for a wired node, from the master after it replaced dead servers by stand-ins: the
+   * node's parent and children, some of them new. Commands in flight stay pending; what the node
+   * still awaited through a child that was replaced will not come, so it is given up: the ranks in
+   * {@code lost} get {@code rank lost} errors, the others (alive, but their replies went up through
+   * a dead server) {@link #REPLY_LOST} errors. Later replies of given-up ranks are dropped.
+   *
+   * @param lost every rank lost so far in the session
+   */
+  public record Rewire(ActorRef<Up> parent, List<ChildLink> children, RankSet lost)
+      implements Command {
+    public Rewire {
+      Objects.requireNonNull(parent, "parent");
+      children = List.copyOf(children);
+      Objects.requireNonNull(lost, "lost");
     }
   }
 
@@ -127,11 +154,19 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   /** The reply body of a rank whose server is gone. */
   public static final String RANK_LOST = "rank lost";
 
+  /**
+   * The reply body of a live rank whose reply to a command in flight went up through a server that
+   * stopped: the rank is still in the session, and answers later commands.
+   */
+  public static final String REPLY_LOST =
+      "no reply: it went up through a server that stopped (the rank is still there)";
+
   private static final class Pending {
     final RankSet dest;
     final ReplyMerger merger;
     int remaining;
     Cancellable timer;
+    RankSet givenUp; // null until a rewiring gives up some ranks
 
     Pending(RankSet dest, ReplyMerger merger, int remaining) {
       this.dest = dest;
@@ -146,6 +181,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   private final FabricConfig config;
   private final int rank;
   private final RankBackend backend;
+  private final boolean watchesChildren;
   private ActorRef<Up> parent;
   private ChildLink[] children = NO_CHILDREN;
   private RankSet lost = RankSet.empty();
@@ -156,11 +192,16 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   private boolean eventsFlushQueued;
 
   private ServerNode(
-      ActorContext<Command> context, FabricConfig config, int node, RankBackend backend) {
+      ActorContext<Command> context,
+      FabricConfig config,
+      int node,
+      RankBackend backend,
+      boolean watchesChildren) {
     this.context = context;
     this.config = config;
     this.rank = BinomialTree.rank(node);
     this.backend = backend;
+    this.watchesChildren = watchesChildren;
     if (backend != null) {
       ActorRef<Command> self = context.getSelf();
       backend.subscribe(body -> self.tell(new LocalEvent(body)));
@@ -184,7 +225,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     return Behaviors.setup(
         context -> {
           ServerNode self =
-              new ServerNode(context, config, node, node == 0 ? null : backends.apply(node - 1));
+              new ServerNode(
+                  context, config, node, node == 0 ? null : backends.apply(node - 1), true);
           self.parent = parent;
           for (int child : BinomialTree.children(node, size)) {
             ActorRef<Command> ref =
@@ -200,7 +242,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
 
   /**
    * A node that waits for {@link Attach} to learn its parent and children, which live in other
-   * JVMs. Commands that arrive before it are kept until then.
+   * JVMs. Commands that arrive before it are kept until then. It does not watch its children: the
+   * master watches every node of such a tree and repairs it ({@link Rewire}).
    */
   public static Behavior<Command> detached(FabricConfig config, int node, RankBackend backend) {
     return Behaviors.withStash(
@@ -212,7 +255,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
                         .onMessage(
                             Attach.class,
                             attach -> {
-                              ServerNode self = new ServerNode(context, config, node, backend);
+                              ServerNode self =
+                                  new ServerNode(context, config, node, backend, false);
                               self.parent = attach.parent();
                               attach.children().forEach(self::addChild);
                               return stash.unstashAll(self);
@@ -228,7 +272,9 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   private void addChild(ChildLink child) {
     children = Arrays.copyOf(children, children.length + 1);
     children[children.length - 1] = child;
-    context.watchWith(child.ref(), new ChildLost(child));
+    if (watchesChildren) {
+      context.watchWith(child.ref(), new ChildLost(child));
+    }
   }
 
   @Override
@@ -251,6 +297,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       send(parent, m);
     } else if (message instanceof ChildLost m) {
       onChildLost(m);
+    } else if (message instanceof Rewire m) {
+      onRewire(m);
     } else if (message instanceof Attach) {
       context.getLog().warn("ignoring a second Attach: this node is wired already");
     }
@@ -358,8 +406,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       return;
     }
     for (ReplyGroup g : replies.groups()) {
-      p.merger.add(g.ranks(), g.body());
-      p.remaining -= g.ranks().size();
+      RankSet ranks = p.givenUp == null ? g.ranks() : g.ranks().minus(p.givenUp);
+      if (!ranks.isEmpty()) {
+        p.merger.add(ranks, g.body());
+        p.remaining -= ranks.size();
+      }
     }
     if (p.remaining <= 0) {
       complete(replies.id(), p);
@@ -421,6 +472,43 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       }
     }
     send(parent, new RanksLost(ranks));
+  }
+
+  private void onRewire(Rewire rewire) {
+    for (ChildLink old : children) {
+      // A child whose link changed was dead: what it still owed will not come.
+      if (pending != null && !rewire.children().contains(old)) {
+        giveUp(old.ranks(), rewire.lost());
+      }
+    }
+    parent = rewire.parent();
+    children = rewire.children().toArray(NO_CHILDREN);
+  }
+
+  /** Gives up the ranks of {@code range} that pending commands still await; see {@link Rewire}. */
+  private void giveUp(RankSet range, RankSet lost) {
+    byte[] lostBody = lostBody();
+    byte[] replyLost = CanonicalBytes.of(Protos.error(REPLY_LOST));
+    for (Map.Entry<Long, Pending> e : new ArrayList<>(pending.entrySet())) {
+      Pending p = e.getValue();
+      RankSet owed = p.dest.intersect(range).minus(p.merger.ranks());
+      if (owed.isEmpty()) {
+        continue;
+      }
+      p.givenUp = p.givenUp == null ? owed : p.givenUp.union(owed);
+      RankSet dead = owed.intersect(lost);
+      RankSet alive = owed.minus(lost);
+      if (!dead.isEmpty()) {
+        p.merger.add(dead, lostBody);
+      }
+      if (!alive.isEmpty()) {
+        p.merger.add(alive, replyLost);
+      }
+      p.remaining -= owed.size();
+      if (p.remaining <= 0) {
+        complete(e.getKey(), p);
+      }
+    }
   }
 
   private void onLocalEvent(LocalEvent event) {

@@ -77,7 +77,7 @@ import java.util.function.Supplier;
  *       {@code print} ({@code p}; always {@code $1}), {@code whatis} and {@code help}.
  *   <li>{@link #writeInput} is ignored: the program reads no input.
  *   <li>After {@link #close} every request fails with {@code gdb was closed} and pending events are
- *       dropped.
+ *       dropped; after {@link #end}, with the reason given.
  * </ul>
  */
 public final class SimulatedDebugger implements Debugger {
@@ -115,6 +115,9 @@ public final class SimulatedDebugger implements Debugger {
 
   private int selectedFrame;
   private byte state = NEW;
+
+  /** Why the debugger ended on its own ({@link #end}); null while it lives or after close. */
+  private String endReason;
 
   /**
    * A debugger for one rank that delivers its events through {@code events}.
@@ -569,6 +572,18 @@ public final class SimulatedDebugger implements Debugger {
     state = CLOSED;
     epoch++;
     extras = null;
+  }
+
+  /**
+   * Ends the debugger as if it had died (gdb killed), to see how the fabric copes: the process goes
+   * with it, a {@link DebugEvent.DebuggerEnded} with {@code reason} goes to the listener through
+   * the executor, and every request fails with {@code reason} from then on.
+   */
+  public void end(String reason) {
+    Objects.requireNonNull(reason, "reason");
+    close();
+    endReason = reason;
+    executor.execute(() -> listener.accept(new DebugEvent.DebuggerEnded(reason)));
   }
 
   // ---- execution ----
@@ -1204,8 +1219,8 @@ public final class SimulatedDebugger implements Debugger {
     }
   }
 
-  private static DebuggerException closedException() {
-    return new DebuggerException("gdb was closed");
+  private DebuggerException closedException() {
+    return new DebuggerException(endReason == null ? "gdb was closed" : endReason);
   }
 
   private void requireSymbols() {

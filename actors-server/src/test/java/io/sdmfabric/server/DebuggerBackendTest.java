@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.model.BreakpointSpec;
+import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.wire.Protos;
@@ -80,6 +81,27 @@ class DebuggerBackendTest {
                 .setEvaluate(ExpressionCmd.newBuilder().setExpression("nosuch"))
                 .build());
     assertEquals(Protos.error("No symbol table is loaded.  Use the \"file\" command."), reply);
+  }
+
+  @Test
+  void aDebuggerThatEndsOnItsOwnIsReportedAndLaterCommandsGetItsReason() throws Exception {
+    SimulatedDebugger debugger = SimulatedDebugger.direct(SimulatedProgram.defaults(), 1, 8);
+    DebuggerBackend ending = new DebuggerBackend(debugger);
+    List<EventBody> reported = new ArrayList<>();
+    ending.subscribe(reported::add);
+    String why = "gdb exited unexpectedly (killed by SIGKILL)";
+    debugger.end(why);
+    assertEquals(List.of(Protos.event(new DebugEvent.DebuggerEnded(why))), reported);
+    EventBody reply =
+        ending
+            .execute(
+                CommandBody.newBuilder()
+                    .setEvaluate(ExpressionCmd.newBuilder().setExpression("rank"))
+                    .build())
+            .toCompletableFuture()
+            .getNow(null)
+            .body();
+    assertEquals(Protos.error(why), reply);
   }
 
   @Test

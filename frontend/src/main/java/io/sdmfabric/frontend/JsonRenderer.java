@@ -180,6 +180,9 @@ public final class JsonRenderer implements Renderer {
     } else if (b.hasError()) {
       m = event("error", event.ranks());
       m.put("message", b.getError().getMessage());
+    } else if (b.hasDebuggerEnded()) {
+      m = event("debugger-ended", event.ranks());
+      m.put("message", b.getDebuggerEnded().getReason());
     } else {
       return;
     }
@@ -212,7 +215,7 @@ public final class JsonRenderer implements Renderer {
       Map<String, Object> row = new LinkedHashMap<>();
       row.put("state", r.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
       if (!r.location().isEmpty()) {
-        row.put("location", r.location());
+        row.put(r.state() == ProcessTable.State.ERROR ? "message" : "location", r.location());
       }
       row.put("ranks", r.ranks().toString());
       list.add(row);

@@ -13,8 +13,10 @@ import java.util.Objects;
 
 /**
  * What the front-end knows of each rank's state: not started, running, stopped (and where), exited,
- * or lost. Fed with the session's events; answers {@code procs} and {@code wait}. Thread-safe:
- * events arrive on the session's thread, questions on the console's.
+ * lost (its server is gone), or in error (its debugger ended on its own, and why). Lost and error
+ * are final, but a rank in error can still be lost. Fed with the session's events; answers {@code
+ * procs} and {@code wait}. Thread-safe: events arrive on the session's thread, questions on the
+ * console's.
  */
 public final class ProcessTable {
 
@@ -24,10 +26,11 @@ public final class ProcessTable {
     RUNNING,
     STOPPED,
     EXITED,
-    LOST
+    LOST,
+    ERROR
   }
 
-  /** Ranks in the same state at the same place. */
+  /** Ranks in the same state at the same place ({@code location}: why, for {@code ERROR}). */
   public record Row(State state, String location, RankSet ranks) {
     public Row {
       Objects.requireNonNull(state, "state");
@@ -83,7 +86,7 @@ public final class ProcessTable {
     return copy;
   }
 
-  /** Records an unsolicited stop or exit. */
+  /** Records an unsolicited stop, exit, or end of a debugger. */
   public synchronized void apply(RankReply event) {
     EventBody body = event.body();
     if (body.hasSuspended()) {
@@ -95,13 +98,21 @@ public final class ProcessTable {
               ? "exit code " + body.getExit().getCode()
               : "signal " + body.getExit().getSignal();
       set(event.ranks(), State.EXITED, how);
+    } else if (body.hasDebuggerEnded()) {
+      set(event.ranks(), State.ERROR, body.getDebuggerEnded().getReason());
     }
     notifyAll();
   }
 
   /** Marks ranks lost (their server is gone). */
   public synchronized void lose(RankSet ranks) {
-    set(ranks, State.LOST, "");
+    ranks.forEach(
+        r -> {
+          if (r < states.length) {
+            states[r] = State.LOST;
+            locations[r] = "";
+          }
+        });
     notifyAll();
   }
 
@@ -157,7 +168,7 @@ public final class ProcessTable {
   private void set(RankSet ranks, State state, String location) {
     ranks.forEach(
         r -> {
-          if (r < states.length && states[r] != State.LOST) {
+          if (r < states.length && states[r] != State.LOST && states[r] != State.ERROR) {
             states[r] = state;
             locations[r] = location;
           }

@@ -22,7 +22,10 @@ public interface SessionClient extends AutoCloseable {
    */
   CompletableFuture<List<RankReply>> call(CommandBody command, RankSet dest, Duration timeout);
 
-  /** Sets the receiver of unsolicited events (stops, exits, output, lost ranks). */
+  /**
+   * Sets the receiver of unsolicited events (stops, exits, output, lost ranks, debuggers that
+   * ended).
+   */
   void onEvent(Consumer<RankReply> events);
 
   /** Ends the session: every debugger and program. */

@@ -131,6 +131,8 @@ public final class TextRenderer implements Renderer {
       }
     } else if (b.hasError()) {
       out.println(ranks + "error: " + b.getError().getMessage());
+    } else if (b.hasDebuggerEnded()) {
+      out.println(ranks + "error: " + b.getDebuggerEnded().getReason());
     }
   }
 

@@ -614,6 +614,7 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public void close() {
+    events.closing = true;
     // gdb would detach from an attached program and leave it running: end it first.
     if (attached != null) {
       driver
@@ -671,6 +672,7 @@ public final class GdbDebugger implements Debugger {
     volatile boolean exitReported;
     volatile CompletableFuture<String> execWaiter;
     volatile GdbDriver driver;
+    volatile boolean closing;
 
     @Override
     public void onAsync(MiAsyncRecord r) {
@@ -691,6 +693,14 @@ public final class GdbDebugger implements Debugger {
     @Override
     public void onProgramOutput(byte[] bytes) {
       emit(new DebugEvent.Output(bytes));
+    }
+
+    /** gdb ended; unless it was closed, that is news: the rank has lost its debugger. */
+    @Override
+    public void onGdbExit(String description) {
+      if (!closing) {
+        emit(new DebugEvent.DebuggerEnded(description));
+      }
     }
 
     private void onStopped(MiTuple t) {

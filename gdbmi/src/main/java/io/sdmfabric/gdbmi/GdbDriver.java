@@ -401,7 +401,7 @@ public final class GdbDriver implements AutoCloseable {
     killInferior();
     deathReason = describeEnd();
     if (!closing) {
-      log.warn(deathReason);
+      log.warn("gdb {}: {}", gdb.pid(), deathReason);
     }
     List<Pending> failed;
     synchronized (pending) {
@@ -425,13 +425,39 @@ public final class GdbDriver implements AutoCloseable {
     delivery.shutdown();
   }
 
+  /**
+   * Why gdb ended on its own, with the end of its standard error. No pid: the same end of many
+   * ranks' gdbs reads the same, so that it merges.
+   */
   private String describeEnd() {
-    String how = gdb.isAlive() ? "stopped answering" : "exited with code " + gdb.exitValue();
+    String how =
+        gdb.isAlive()
+            ? "gdb stopped answering"
+            : "gdb exited unexpectedly (" + exitStatus(gdb.exitValue()) + ")";
     String tail;
     synchronized (stderrTail) {
       tail = String.join("\n", stderrTail);
     }
-    return "gdb " + gdb.pid() + " " + how + (tail.isBlank() ? "" : ": " + tail);
+    return how + (tail.isBlank() ? "" : ": " + tail);
+  }
+
+  private static final List<String> SIGNALS =
+      List.of(
+          "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE",
+          "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM");
+
+  /**
+   * A process's exit status as Java reports it: a process ended by signal N has the exit value 128
+   * + N (Linux numbering).
+   */
+  static String exitStatus(int exitValue) {
+    int signal = exitValue - 128;
+    if (signal >= 1 && signal <= SIGNALS.size()) {
+      return "killed by " + SIGNALS.get(signal - 1);
+    } else if (signal > SIGNALS.size() && signal < 65) {
+      return "killed by signal " + signal;
+    }
+    return "exit code " + exitValue;
   }
 
   private String deadMessage() {

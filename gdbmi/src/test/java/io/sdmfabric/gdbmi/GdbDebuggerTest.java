@@ -419,7 +419,7 @@ class GdbDebuggerTest {
   }
 
   @Test
-  void gdbDyingFailsPendingCommandsAndKillsTheProgram() throws Exception {
+  void gdbDyingIsReportedFailsLaterCommandsWithWhyAndKillsTheProgram() throws Exception {
     load("signals");
     get(gdb.handleSignal("SIGUSR1", EnumSet.of(SignalAction.NOSTOP, SignalAction.NOPRINT)));
     get(gdb.run());
@@ -428,8 +428,13 @@ class GdbDebuggerTest {
         ProcessHandle.of(gdb.driver().inferiorPid().orElseThrow()).orElseThrow();
     ProcessHandle.of(gdb.driver().pid()).orElseThrow().destroyForcibly();
     get(gdb.driver().whenExited());
+    DebugEvent ended = events.next(Duration.ofSeconds(20));
+    String why = "gdb exited unexpectedly (killed by SIGKILL)";
+    assertTrue(
+        ended instanceof DebugEvent.DebuggerEnded d && d.reason().startsWith(why),
+        ended.toString());
     DebuggerException e = assertThrows(DebuggerException.class, () -> get(gdb.frames()));
-    assertTrue(e.getMessage().startsWith("gdb "), e.getMessage());
+    assertTrue(e.getMessage().startsWith(why), e.getMessage());
     assertTrue(program.onExit().get(10, TimeUnit.SECONDS) != null);
   }
 }

@@ -1,5 +1,6 @@
 package io.sdmfabric.gdbmi;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,5 +17,15 @@ class GdbDriverStartTest {
                 GdbDriver.start(
                     GdbOptions.defaults().withExecutable("/no/such/gdb"), new MiListener() {}));
     assertTrue(e.getMessage().contains("is gdb installed"), e.getMessage());
+  }
+
+  @Test
+  void anExitStatusNamesTheSignalThatEndedTheProcess() {
+    assertEquals("killed by SIGKILL", GdbDriver.exitStatus(137));
+    assertEquals("killed by SIGSEGV", GdbDriver.exitStatus(139));
+    assertEquals("killed by signal 31", GdbDriver.exitStatus(159));
+    assertEquals("exit code 1", GdbDriver.exitStatus(1));
+    assertEquals("exit code 0", GdbDriver.exitStatus(0));
+    assertEquals("exit code 128", GdbDriver.exitStatus(128));
   }
 }

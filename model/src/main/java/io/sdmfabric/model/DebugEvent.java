@@ -5,7 +5,11 @@ import java.util.Objects;
 
 /** What a debugged process reports without being asked. */
 public sealed interface DebugEvent
-    permits DebugEvent.Stopped, DebugEvent.Resumed, DebugEvent.Exited, DebugEvent.Output {
+    permits DebugEvent.Stopped,
+        DebugEvent.Resumed,
+        DebugEvent.Exited,
+        DebugEvent.Output,
+        DebugEvent.DebuggerEnded {
 
   /**
    * The process stopped.
@@ -84,6 +88,18 @@ public sealed interface DebugEvent
     @Override
     public String toString() {
       return "Output[" + new String(bytes, java.nio.charset.StandardCharsets.UTF_8) + "]";
+    }
+  }
+
+  /**
+   * The debugger itself ended without being closed (gdb killed or crashed): the last event of a
+   * debugger. Every request fails from then on, and the process is gone with it.
+   *
+   * @param reason what happened, e.g. {@code gdb exited unexpectedly (killed by SIGKILL)}
+   */
+  record DebuggerEnded(String reason) implements DebugEvent {
+    public DebuggerEnded {
+      Objects.requireNonNull(reason, "reason");
     }
   }
 }

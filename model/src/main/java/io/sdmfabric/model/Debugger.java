@@ -17,6 +17,9 @@ import java.util.function.Consumer;
  * <p>Execution requests ({@link #run}, {@link #resume}, {@link #step}) complete when the process is
  * running; the stop that follows arrives as a {@link DebugEvent.Stopped} or {@link
  * DebugEvent.Exited} event.
+ *
+ * <p>A debugger that ends on its own (not through {@link #close}) reports it with a last {@link
+ * DebugEvent.DebuggerEnded}; pending and later requests fail with its reason.
  */
 public interface Debugger extends AutoCloseable {
 

@@ -1,6 +1,7 @@
 package io.sdmfabric.multijvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.launch.ClusterSettings;
 import io.sdmfabric.master.Session;
@@ -32,8 +33,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A session whose ranks live in two agent JVMs on loopback: the tree spans JVMs over Artery,
- * replies merge across them, and an agent killed with SIGKILL turns into lost ranks.
+ * A session whose ranks live in agent JVMs on loopback: the tree spans JVMs over Artery, replies
+ * merge across them, and an agent killed with SIGKILL turns into lost ranks, exactly its own: the
+ * tree is repaired around them.
  */
 class DistributedSessionTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
@@ -240,5 +242,51 @@ class DistributedSessionTest {
             .findFirst()
             .orElseThrow()
             .getValue());
+  }
+
+  @Test
+  void aKilledAgentWhoseRanksHaveChildrenInOtherAgentsLosesOnlyItsRanks() throws Exception {
+    int size = 8;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, WAIT, probe);
+    TestProbe<SessionEvent> events = probe[0];
+    // Node r + 1 serves rank r: node 4 (rank 3) has nodes 5 and 6 (ranks 4, 5) below it, and node
+    // 6 has node 7 (rank 6). The middle agent's ranks 3 and 5 have children in the third agent.
+    RankSet middleRanks = RankSet.of(3, 5);
+    agent(port, "0-2", size);
+    Process middle = agent(port, "3,5", size);
+    agent(port, "4,6,7", size);
+    assertEquals(
+        RankSet.empty(), events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
+    call(LOAD, RankSet.all(size));
+    assertEquals(size, call(evaluate("rank"), RankSet.all(size)).size());
+
+    middle.destroyForcibly();
+    RankSet lost = RankSet.empty();
+    while (!lost.equals(middleRanks)) {
+      RankSet more = events.expectMessageClass(SessionEvent.RanksLost.class, WAIT).ranks();
+      assertTrue(more.intersect(lost).isEmpty(), "ranks reported lost twice: " + more);
+      lost = lost.union(more);
+      assertTrue(middleRanks.containsAll(lost), "ranks of live agents reported lost: " + lost);
+    }
+    Map<EventBody, RankSet> after = call(evaluate("rank"), RankSet.all(size));
+    assertEquals(middleRanks, after.get(Protos.error(ServerNode.RANK_LOST)), after.toString());
+    RankSet.all(size)
+        .minus(middleRanks)
+        .forEach(
+            rank ->
+                assertEquals(
+                    RankSet.of(rank),
+                    after.entrySet().stream()
+                        .filter(
+                            e ->
+                                e.getKey().hasValue()
+                                    && e.getKey().getValue().getText().equals("" + rank))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("no value of rank " + rank + after))
+                        .getValue()));
+    assertEquals(size - middleRanks.size() + 1, after.size(), after.toString());
+    events.expectNoMessage(Duration.ofSeconds(1));
   }
 }

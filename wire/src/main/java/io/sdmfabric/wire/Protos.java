@@ -20,6 +20,7 @@ import io.sdmfabric.model.WatchKind;
 import io.sdmfabric.wire.proto.BreakpointKindProto;
 import io.sdmfabric.wire.proto.BreakpointProto;
 import io.sdmfabric.wire.proto.BreakpointsEvent;
+import io.sdmfabric.wire.proto.DebuggerEndedEvent;
 import io.sdmfabric.wire.proto.DepthEvent;
 import io.sdmfabric.wire.proto.Empty;
 import io.sdmfabric.wire.proto.EnvVar;
@@ -608,12 +609,13 @@ public final class Protos {
   /**
    * The reply body of a model event: {@link DebugEvent.Stopped} is {@code suspended}, {@link
    * DebugEvent.Resumed} {@code running}, {@link DebugEvent.Exited} {@code exit}, {@link
-   * DebugEvent.Output} {@code output}. {@link #debugEvent} inverts it.
+   * DebugEvent.Output} {@code output}, {@link DebugEvent.DebuggerEnded} {@code debugger_ended}.
+   * {@link #debugEvent} inverts it.
    */
   public static EventBody event(DebugEvent event) {
     Objects.requireNonNull(event, "event");
     EventBody.Builder b = EventBody.newBuilder();
-    // Java 17 has no pattern switch; DebugEvent is sealed to these four.
+    // Java 17 has no pattern switch; DebugEvent is sealed to these five.
     if (event instanceof DebugEvent.Stopped s) {
       b.setSuspended(
           SuspendedEvent.newBuilder()
@@ -626,6 +628,8 @@ public final class Protos {
       b.setRunning(Empty.getDefaultInstance());
     } else if (event instanceof DebugEvent.Exited x) {
       b.setExit(ExitEvent.newBuilder().setCode(x.code()).setSignal(x.signal()));
+    } else if (event instanceof DebugEvent.DebuggerEnded d) {
+      b.setDebuggerEnded(DebuggerEndedEvent.newBuilder().setReason(d.reason()));
     } else {
       // Output.bytes() returns a fresh copy, so wrapping it without another copy is safe.
       byte[] bytes = ((DebugEvent.Output) event).bytes();
@@ -635,8 +639,9 @@ public final class Protos {
   }
 
   /**
-   * The model event a body of kind {@code suspended}, {@code running}, {@code exit} or {@code
-   * output} reports. A suspended event without a frame stopped at {@link Frame#UNKNOWN}.
+   * The model event a body of kind {@code suspended}, {@code running}, {@code exit}, {@code output}
+   * or {@code debugger_ended} reports. A suspended event without a frame stopped at {@link
+   * Frame#UNKNOWN}.
    *
    * @throws IllegalArgumentException for a body of any other kind: those are replies to commands,
    *     not events
@@ -656,6 +661,7 @@ public final class Protos {
       case RUNNING -> new DebugEvent.Resumed();
       case EXIT -> new DebugEvent.Exited(body.getExit().getCode(), body.getExit().getSignal());
       case OUTPUT -> new DebugEvent.Output(body.getOutput().getBytes().toByteArray());
+      case DEBUGGER_ENDED -> new DebugEvent.DebuggerEnded(body.getDebuggerEnded().getReason());
       default ->
           throw new IllegalArgumentException(
               "event body of kind " + body.getKindCase() + " is not a debug event");

@@ -416,7 +416,8 @@ class ProtosTest {
             DebugEvent.Exited.withCode(3),
             DebugEvent.Exited.bySignal("SIGKILL"),
             new DebugEvent.Output("hello\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-            new DebugEvent.Output(new byte[] {(byte) 0xe2, (byte) 0x82}));
+            new DebugEvent.Output(new byte[] {(byte) 0xe2, (byte) 0x82}),
+            new DebugEvent.DebuggerEnded("gdb exited unexpectedly (killed by SIGKILL)"));
     for (DebugEvent event : events) {
       EventBody body = Protos.event(event);
       assertEquals(event, Protos.debugEvent(body));
@@ -435,6 +436,9 @@ class ProtosTest {
         EventBody.KindCase.EXIT, Protos.event(DebugEvent.Exited.withCode(0)).getKindCase());
     assertEquals(
         EventBody.KindCase.OUTPUT, Protos.event(new DebugEvent.Output(new byte[0])).getKindCase());
+    assertEquals(
+        EventBody.KindCase.DEBUGGER_ENDED,
+        Protos.event(new DebugEvent.DebuggerEnded("gdb ended")).getKindCase());
   }
 
   @Test

@@ -15,6 +15,7 @@ import io.sdmfabric.wire.proto.RankSetProto;
 import io.sdmfabric.wire.proto.RanksLostProto;
 import io.sdmfabric.wire.proto.RepliesProto;
 import io.sdmfabric.wire.proto.ReplyGroupProto;
+import io.sdmfabric.wire.proto.RewireProto;
 import java.io.NotSerializableException;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,14 +26,15 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.serialization.SerializerWithStringManifest;
 
 /**
- * Serializes the tree's messages ({@link ServerNode.Attach}, {@link ServerNode.Execute}, {@link
- * ServerNode.Replies}, {@link ServerNode.Events}, {@link ServerNode.RanksLost}) as the protobuf
- * messages of {@code tree.proto}. Bound in this module's {@code reference.conf}. Bytes that do not
- * parse raise {@link NotSerializableException}, which Pekko logs and drops: a malformed message
- * never reaches an actor.
+ * Serializes the tree's messages ({@link ServerNode.Attach}, {@link ServerNode.Rewire}, {@link
+ * ServerNode.Execute}, {@link ServerNode.Replies}, {@link ServerNode.Events}, {@link
+ * ServerNode.RanksLost}) as the protobuf messages of {@code tree.proto}. Bound in this module's
+ * {@code reference.conf}. Bytes that do not parse raise {@link NotSerializableException}, which
+ * Pekko logs and drops: a malformed message never reaches an actor.
  */
 public final class FabricSerializer extends SerializerWithStringManifest {
   private static final String ATTACH = "A";
+  private static final String REWIRE = "W";
   private static final String EXECUTE = "X";
   private static final String REPLIES = "R";
   private static final String EVENTS = "E";
@@ -54,6 +56,8 @@ public final class FabricSerializer extends SerializerWithStringManifest {
   public String manifest(Object o) {
     if (o instanceof ServerNode.Attach) {
       return ATTACH;
+    } else if (o instanceof ServerNode.Rewire) {
+      return REWIRE;
     } else if (o instanceof ServerNode.Execute) {
       return EXECUTE;
     } else if (o instanceof ServerNode.Replies) {
@@ -69,16 +73,18 @@ public final class FabricSerializer extends SerializerWithStringManifest {
   @Override
   public byte[] toBinary(Object o) {
     if (o instanceof ServerNode.Attach a) {
-      AttachProto.Builder b =
-          AttachProto.newBuilder().setParent(resolver.toSerializationFormat(a.parent()));
-      for (ChildLink c : a.children()) {
-        b.addChildren(
-            ChildLinkProto.newBuilder()
-                .setRef(resolver.toSerializationFormat(c.ref()))
-                .setNode(c.node())
-                .setEnd(c.end()));
-      }
-      return b.build().toByteArray();
+      return AttachProto.newBuilder()
+          .setParent(resolver.toSerializationFormat(a.parent()))
+          .addAllChildren(links(a.children()))
+          .build()
+          .toByteArray();
+    } else if (o instanceof ServerNode.Rewire w) {
+      return RewireProto.newBuilder()
+          .setParent(resolver.toSerializationFormat(w.parent()))
+          .addAllChildren(links(w.children()))
+          .setLost(ranks(w.lost()))
+          .build()
+          .toByteArray();
     } else if (o instanceof ServerNode.Execute x) {
       return ExecuteProto.newBuilder()
           .setId(x.id())
@@ -112,13 +118,15 @@ public final class FabricSerializer extends SerializerWithStringManifest {
         case ATTACH:
           {
             AttachProto a = AttachProto.parseFrom(bytes);
-            List<ChildLink> children = new ArrayList<>(a.getChildrenCount());
-            for (ChildLinkProto c : a.getChildrenList()) {
-              ActorRef<ServerNode.Command> ref = resolver.resolveActorRef(c.getRef());
-              children.add(new ChildLink(ref, c.getNode(), c.getEnd()));
-            }
             ActorRef<ServerNode.Up> parent = resolver.resolveActorRef(a.getParent());
-            return new ServerNode.Attach(parent, children);
+            return new ServerNode.Attach(parent, linksFrom(a.getChildrenList()));
+          }
+        case REWIRE:
+          {
+            RewireProto w = RewireProto.parseFrom(bytes);
+            ActorRef<ServerNode.Up> parent = resolver.resolveActorRef(w.getParent());
+            return new ServerNode.Rewire(
+                parent, linksFrom(w.getChildrenList()), ranks(w.getLost()));
           }
         case EXECUTE:
           {
@@ -147,6 +155,28 @@ public final class FabricSerializer extends SerializerWithStringManifest {
       n.initCause(e);
       throw n;
     }
+  }
+
+  private List<ChildLinkProto> links(List<ChildLink> children) {
+    List<ChildLinkProto> out = new ArrayList<>(children.size());
+    for (ChildLink c : children) {
+      out.add(
+          ChildLinkProto.newBuilder()
+              .setRef(resolver.toSerializationFormat(c.ref()))
+              .setNode(c.node())
+              .setEnd(c.end())
+              .build());
+    }
+    return out;
+  }
+
+  private List<ChildLink> linksFrom(List<ChildLinkProto> links) {
+    List<ChildLink> out = new ArrayList<>(links.size());
+    for (ChildLinkProto c : links) {
+      ActorRef<ServerNode.Command> ref = resolver.resolveActorRef(c.getRef());
+      out.add(new ChildLink(ref, c.getNode(), c.getEnd()));
+    }
+    return out;
   }
 
   private static RankSetProto ranks(RankSet ranks) {

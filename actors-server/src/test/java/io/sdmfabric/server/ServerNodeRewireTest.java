@@ -1,0 +1,125 @@
+package io.sdmfabric.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.ExpressionCmd;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A wired (detached) tree rewired around a dead node, as the master's rendezvous does: commands in
+ * flight complete, and later ones reach the live ranks below the dead node.
+ */
+class ServerNodeRewireTest {
+  private static final ActorTestKit testKit = ActorTestKit.create(TreeTestKit.serializing());
+  private static final CommandBody PRINT_X =
+      CommandBody.newBuilder().setEvaluate(ExpressionCmd.newBuilder().setExpression("x")).build();
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final FabricConfig CONFIG = FabricConfig.defaults();
+  private static final EventBody LOST = Protos.error(ServerNode.RANK_LOST);
+  private static final EventBody REPLY_LOST = Protos.error(ServerNode.REPLY_LOST);
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  private static ActorRef<ServerNode.Command> node(int node, CompletableFuture<Void> release) {
+    int rank = node - 1;
+    RankBackend backend =
+        new ScriptedBackend(rank, ScriptedBackend::ok, release, ScriptedBackend.newLog());
+    return testKit.spawn(ServerNode.detached(CONFIG, node, backend));
+  }
+
+  private static ChildLink link(ActorRef<ServerNode.Command> ref, int node) {
+    return new ChildLink(ref, node, BinomialTree.subtreeEnd(node, 5));
+  }
+
+  /** Collects replies to {@code id} until they cover {@code dest}; no rank may come twice. */
+  private static Map<EventBody, RankSet> await(TestProbe<ServerNode.Up> up, long id, RankSet dest) {
+    Map<EventBody, RankSet> byBody = new HashMap<>();
+    RankSet covered = RankSet.empty();
+    while (!covered.equals(dest)) {
+      ServerNode.Replies r = up.expectMessageClass(ServerNode.Replies.class, WAIT);
+      assertEquals(id, r.id());
+      for (ReplyGroup g : r.groups()) {
+        assertTrue(g.ranks().intersect(covered).isEmpty(), "a rank replied twice: " + g);
+        covered = covered.union(g.ranks());
+        byBody.merge(CanonicalBytes.eventBody(g.body()), g.ranks(), RankSet::union);
+      }
+    }
+    return byBody;
+  }
+
+  @Test
+  void aCommandInFlightGivesUpTheDeadChildsRanksAndLaterOnesRouteThroughItsStandIn() {
+    // Four ranks: the root's children are nodes 1, 2 and 4; node 2 (rank 1) has node 3 (rank 2).
+    TestProbe<ServerNode.Up> up = testKit.createTestProbe();
+    CompletableFuture<Void> now = CompletableFuture.completedFuture(null);
+    ActorRef<ServerNode.Command> root = testKit.spawn(ServerNode.detached(CONFIG, 0, null));
+    ActorRef<ServerNode.Command> n1 = node(1, now);
+    ActorRef<ServerNode.Command> n2 = node(2, new CompletableFuture<>());
+    ActorRef<ServerNode.Command> n3 = node(3, now);
+    ActorRef<ServerNode.Command> n4 = node(4, now);
+    root.tell(new ServerNode.Attach(up.ref(), List.of(link(n1, 1), link(n2, 2), link(n4, 4))));
+    n1.tell(new ServerNode.Attach(root.narrow(), List.of()));
+    n2.tell(new ServerNode.Attach(root.narrow(), List.of(link(n3, 3))));
+    n3.tell(new ServerNode.Attach(n2.narrow(), List.of()));
+    n4.tell(new ServerNode.Attach(root.narrow(), List.of()));
+
+    // Rank 1 never answers; rank 2's reply waits in node 2 when node 2 dies.
+    root.tell(new ServerNode.Execute(1, RankSet.all(4), 0, PRINT_X));
+    testKit.stop(n2, WAIT);
+
+    // The rendezvous' part: a stand-in answering "rank lost" in node 2's place, and new routing.
+    ActorRef<ServerNode.Command> standIn =
+        testKit.spawn(ServerNode.detached(CONFIG, 2, new UnavailableRank(ServerNode.RANK_LOST)));
+    standIn.tell(new ServerNode.Attach(root.narrow(), List.of(link(n3, 3))));
+    n3.tell(new ServerNode.Rewire(standIn.narrow(), List.of(), RankSet.of(1)));
+    root.tell(
+        new ServerNode.Rewire(
+            up.ref(), List.of(link(n1, 1), link(standIn, 2), link(n4, 4)), RankSet.of(1)));
+
+    Map<EventBody, RankSet> inFlight = await(up, 1, RankSet.all(4));
+    assertEquals(RankSet.of(0, 3), inFlight.get(Protos.ok()));
+    assertEquals(RankSet.of(1), inFlight.get(LOST));
+    assertEquals(RankSet.of(2), inFlight.get(REPLY_LOST));
+
+    root.tell(new ServerNode.Execute(2, RankSet.all(4), 0, PRINT_X));
+    Map<EventBody, RankSet> after = await(up, 2, RankSet.all(4));
+    assertEquals(RankSet.of(0, 2, 3), after.get(Protos.ok()));
+    assertEquals(RankSet.of(1), after.get(LOST));
+  }
+
+  @Test
+  void aRewiredNodeKeepsItsPendingCommandAndAnswersItsNewParent() {
+    TestProbe<ServerNode.Up> oldParent = testKit.createTestProbe();
+    TestProbe<ServerNode.Up> newParent = testKit.createTestProbe();
+    CompletableFuture<Void> release = new CompletableFuture<>();
+    ActorRef<ServerNode.Command> leaf = node(3, release);
+    leaf.tell(new ServerNode.Attach(oldParent.ref(), List.of()));
+    leaf.tell(new ServerNode.Execute(7, RankSet.of(2), 0, PRINT_X));
+    leaf.tell(new ServerNode.Rewire(newParent.ref(), List.of(), RankSet.of(1)));
+    release.complete(null);
+    ServerNode.Replies r = newParent.expectMessageClass(ServerNode.Replies.class, WAIT);
+    assertEquals(
+        new ServerNode.Replies(
+            7, List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(Protos.ok())))),
+        r);
+    oldParent.expectNoMessage(Duration.ofMillis(50));
+  }
+}

@@ -1,0 +1,62 @@
+package io.sdmfabric.frontend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sdmfabric.model.DebugEvent;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.Protos;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/** How the end of a rank's debugger shows, as text and as JSON. */
+class RenderersTest {
+  private static final String WHY = "gdb exited unexpectedly (killed by SIGKILL)";
+  private static final RankReply ENDED =
+      new RankReply(RankSet.of(3), Protos.event(new DebugEvent.DebuggerEnded(WHY)));
+  private static final List<ProcessTable.Row> ROWS =
+      List.of(
+          new ProcessTable.Row(ProcessTable.State.EXITED, "exit code 0", RankSet.of(0, 1, 2)),
+          new ProcessTable.Row(ProcessTable.State.ERROR, WHY, RankSet.of(3)));
+
+  private static String render(Function<PrintStream, Renderer> make, RankReply event) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Renderer r = make.apply(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    r.event(event);
+    r.procs(ROWS);
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void textShowsTheRankInErrorWithTheReason() {
+    String out = render(TextRenderer::new, ENDED);
+    assertEquals(
+        String.join(
+            System.lineSeparator(),
+            "[3] error: " + WHY,
+            String.format("%-12s %-40s %s", "state", "location", "ranks"),
+            String.format("%-12s %-40s [%s]", "exited", "exit code 0", "0-2"),
+            String.format("%-12s %-40s [%s]", "error", WHY, "3"),
+            ""),
+        out);
+  }
+
+  @Test
+  void jsonHasADebuggerEndedEventAndAnErrorRowWithTheMessage() {
+    String out = render(JsonRenderer::new, ENDED);
+    assertEquals(
+        String.join(
+            System.lineSeparator(),
+            "{\"event\":\"debugger-ended\",\"ranks\":\"3\",\"message\":\"" + WHY + "\"}",
+            "{\"event\":\"procs\",\"ranks\":\"0-3\",\"rows\":["
+                + "{\"state\":\"exited\",\"location\":\"exit code 0\",\"ranks\":\"0-2\"},"
+                + "{\"state\":\"error\",\"message\":\""
+                + WHY
+                + "\",\"ranks\":\"3\"}]}",
+            ""),
+        out);
+  }
+}
