@@ -97,6 +97,28 @@ class SdmMpiIT {
 
   @ParameterizedTest
   @ValueSource(strings = {"mpirun", "srun"})
+  void aRankWhoseGdbDiesAloneGoesIntoErrorAndTheOthersGoOn(String launcher) throws Exception {
+    needs(launcher);
+    // gdb's shell command runs sh as gdb's child: its $PPID is that rank's gdb.
+    Sdm.Result r =
+        Sdm.run(
+            "break combine\nrun\nwait 30\n[2] gdb shell kill -9 $PPID\nprint mine\nquit\n",
+            "debug",
+            "--launcher",
+            launcher,
+            "-n",
+            "4",
+            "--",
+            Sdm.mpiExample("mpi_reduce").toString());
+    assertEquals(0, r.exitCode(), r.toString());
+    contains(r, "[2] error: gdb exited unexpectedly");
+    contains(r, "[0] mine = 1");
+    contains(r, "[1] mine = 2");
+    contains(r, "[3] mine = 4");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "srun"})
   void theRankWithTheWrongContributionStandsOut(String launcher) throws Exception {
     needs(launcher);
     Sdm.Result r =
