@@ -35,8 +35,8 @@ import org.apache.pekko.cluster.typed.Join;
  * A session whose ranks a real launcher starts (mpirun or srun): the master runs in this JVM, the
  * ranks start under the rank shim, and one agent JVM per node, started through the same launcher,
  * attaches a gdb to each of its node's ranks and serves them. The ranks' output comes through the
- * launcher, tagged with each line's rank, and is merged here. Closing it ends the agents (and so
- * every gdb and rank), then the launchers, then the master.
+ * launcher, tagged with each line's rank, and is merged here. Closing it ends the master, then the
+ * agents (and so every gdb and rank) and the launchers.
  */
 final class LaunchedSession implements SessionClient {
   /** How many of the launcher's own lines a failure message quotes. */
@@ -328,7 +328,7 @@ final class LaunchedSession implements SessionClient {
 
   /**
    * Ends the master first, so that the agents' going is no news to anyone, then the agents (each
-   * kills its gdbs and their ranks), then whatever is left of the launchers.
+   * kills its gdbs and their ranks) and the ranks' launcher together, then whatever is left.
    */
   @Override
   public void close() {
@@ -351,8 +351,15 @@ final class LaunchedSession implements SessionClient {
       m.onEvent(e -> {});
       m.terminate();
     }
+    // Both launchers at once: the agents end their gdbs and ranks, the ranks' launcher its ranks.
+    Thread ranksEnd = new Thread(() -> end(ranks, 10), "end-ranks");
+    ranksEnd.start();
     end(agents, 15);
-    end(ranks, 10);
+    try {
+      ranksEnd.join(TimeUnit.SECONDS.toMillis(20));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     new RankSpool(spool).delete();
   }
 
