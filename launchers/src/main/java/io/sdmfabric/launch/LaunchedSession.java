@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -176,6 +177,12 @@ final class LaunchedSession implements SessionClient {
     // An agent mostly waits on gdb: the client compiler alone starts it sooner on few cores.
     c.add("-XX:+UseSerialGC");
     c.add("-XX:TieredStopAtLevel=1");
+    // The class-data archive sdm itself starts with (see ./sdm), where the node has it too.
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("-XX:SharedArchiveFile=") || arg.startsWith("-Xlog:cds")) {
+        c.add(arg);
+      }
+    }
     if (spec.transport() == ClusterSettings.Transport.AERON_UDP) {
       c.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
     }
