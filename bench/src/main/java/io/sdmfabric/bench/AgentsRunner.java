@@ -57,7 +57,8 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * s and 30 of each), with every rank stopped at a breakpoint. cross_jvm_links = the tree's edges
  * whose two ends live in different JVMs (the tree is laid out by rank, not by agent).
  *
- * <p>Agents run with the JVM's default settings; their output goes to a temporary directory that is
+ * <p>Agents run with the JVM flags that {@code sdm debug --launcher} gives its agents (serial
+ * collector, client compiler only), on loopback; their output goes to a temporary directory that is
  * kept if a session fails. Every agent is stopped after its session, and killed with its Aeron
  * directory removed when this JVM exits, however it exits. Run with {@code bench/run agents
  * [--agents 1,2,4] [--ranks 8,64,256] [--reps 100]} (this JVM needs {@code --add-opens
@@ -316,29 +317,46 @@ public final class AgentsRunner {
   }
 
   /**
-   * Ends a session: its agents, then its master. A master that does not stop in a minute is still
-   * in this JVM (with its Aeron media driver, which would refuse the next master's): the run ends
+   * Ends a session as {@code LaunchedSession} does: the master first, so that the agents' going is
+   * no news to it (a master that outlives its agents repairs its tree around them and may wait on
+   * links to JVMs that are gone), then the agents. A master that does not stop in a minute is still
+   * in this JVM, with its Aeron media driver, which would refuse the next master's: the run ends
    * there.
    */
   private static void stop(ActorSystem<Session.Command> master, List<Process> started, Shape shape)
       throws Exception {
     long stop = System.nanoTime();
-    stopAgents(started);
-    double agentsStopped = (System.nanoTime() - stop) / 1e9;
     master.terminate();
     try {
       master.getWhenTerminated().toCompletableFuture().get(1, TimeUnit.MINUTES);
     } catch (TimeoutException e) {
       masterStuck = true;
+      printThreads();
+      stopAgents(started);
       throw new IllegalStateException("the master did not stop within a minute", e);
     }
     deleteRecursively(Path.of(ClusterSettings.aeronDirectory(ProcessHandle.current().pid())));
+    double masterStopped = (System.nanoTime() - stop) / 1e9;
+    stopAgents(started);
     System.err.printf(
         Locale.ROOT,
-        "[agents] %s: agents stopped in %.1f s, the master %.1f s later%n",
+        "[agents] %s: master stopped in %.1f s, the agents %.1f s later%n",
         shape.label(),
-        agentsStopped,
-        (System.nanoTime() - stop) / 1e9 - agentsStopped);
+        masterStopped,
+        (System.nanoTime() - stop) / 1e9 - masterStopped);
+  }
+
+  /** Where this JVM's threads are: why a master does not stop. */
+  private static void printThreads() {
+    System.err.println("[agents] the master's JVM, its threads:");
+    Thread.getAllStackTraces()
+        .forEach(
+            (thread, stack) -> {
+              System.err.println("\"" + thread.getName() + "\" " + thread.getState());
+              for (StackTraceElement frame : stack) {
+                System.err.println("    at " + frame);
+              }
+            });
   }
 
   /** Records when the master sees a member other than itself Up. */
@@ -368,9 +386,14 @@ public final class AgentsRunner {
     ProcessBuilder builder =
         new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            // The JVM flags LaunchedSession.agentCommand gives the agents it starts.
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
             "-jar",
             jar.toString(),
             "agent",
+            "--host",
+            "127.0.0.1",
             "--master",
             "127.0.0.1:" + port,
             "--ranks",
