@@ -1,9 +1,6 @@
 package io.sdmfabric.bench;
 
 import io.sdmfabric.master.Session;
-import io.sdmfabric.master.SessionEvent;
-import io.sdmfabric.model.BreakpointSpec;
-import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.BinomialTree;
 import io.sdmfabric.server.DebuggerBackend;
@@ -11,24 +8,14 @@ import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.server.SimulatedDebugger;
 import io.sdmfabric.server.SimulatedProgram;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.Empty;
-import io.sdmfabric.wire.proto.ExpressionCmd;
-import io.sdmfabric.wire.proto.StartSessionCmd;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.Props;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * The fabric at scale, in one JVM, on simulated ranks: for each N, one line
@@ -45,8 +32,6 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * every rank's simulator exist, per rank. Run it with {@code bench/run fabric --ranks 1024,16384}.
  */
 public final class FabricScaleRunner {
-  private static final Duration WAIT = Duration.ofMinutes(5);
-
   private FabricScaleRunner() {}
 
   public static void main(String[] args) throws Exception {
@@ -55,52 +40,6 @@ public final class FabricScaleRunner {
     int reps = options.reps();
     for (int n : sizes) {
       run(n, reps > 0 ? reps : n <= 16384 ? 50 : n <= 131072 ? 15 : 7);
-    }
-  }
-
-  /** Receives a session's events and completes one command at a time. */
-  private static final class Collector {
-    private volatile CompletableFuture<List<SessionEvent.Reply>> current;
-    private final List<SessionEvent.Reply> replies = new ArrayList<>();
-    private volatile CompletableFuture<Void> stops;
-    private int stopped;
-    private int expectedStops;
-
-    Behavior<SessionEvent> behavior() {
-      return Behaviors.receive(SessionEvent.class)
-          .onMessage(
-              SessionEvent.Reply.class,
-              r -> {
-                replies.add(r);
-                return Behaviors.same();
-              })
-          .onMessage(
-              SessionEvent.Completed.class,
-              c -> {
-                List<SessionEvent.Reply> done = List.copyOf(replies);
-                replies.clear();
-                current.complete(done);
-                return Behaviors.same();
-              })
-          .onMessage(
-              SessionEvent.Rejected.class,
-              r -> {
-                current.completeExceptionally(new IllegalStateException(r.reason()));
-                return Behaviors.same();
-              })
-          .onMessage(
-              SessionEvent.Unsolicited.class,
-              u -> {
-                if (u.body().hasSuspended()) {
-                  stopped += u.ranks().size();
-                  if (stopped >= expectedStops) {
-                    stops.complete(null);
-                  }
-                }
-                return Behaviors.same();
-              })
-          .onAnyMessage(m -> Behaviors.same())
-          .build();
     }
   }
 
@@ -118,62 +57,40 @@ public final class FabricScaleRunner {
                 rank -> new DebuggerBackend(SimulatedDebugger.direct(program, rank, n), replies)),
             "fabric");
     try {
-      Collector collector = new Collector();
-      ActorRef<SessionEvent> replyTo =
-          system.systemActorOf(collector.behavior(), "collector", Props.empty());
-      system.tell(new Session.Subscribe(replyTo));
+      SessionDriver session = new SessionDriver(system);
       RankSet all = RankSet.all(n);
-      call(system, collector, replyTo, load(), all);
+      session.call(SessionDriver.load(), all);
       long heapPerRank = (usedHeap() - baseline) / n;
 
-      CommandBody x = evaluate("x");
+      CommandBody x = SessionDriver.evaluate("x");
       // Warm up until the JIT has compiled the hot paths: some 20 million rank replies (at
       // least 20 commands), at most a minute. Fewer left 1024 ranks at 3-4 ms instead of 0.8.
       long warmEnd = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
       for (int i = 0; i < Math.max(20, 20_000_000 / n) && System.nanoTime() < warmEnd; i++) {
-        call(system, collector, replyTo, x, all);
+        session.call(x, all);
       }
       long before = config.messagesSent().sum();
-      call(system, collector, replyTo, x, all);
+      session.call(x, all);
       long messages = config.messagesSent().sum() - before;
-      double[] identical = time(reps, () -> check(call(system, collector, replyTo, x, all), 1));
-      CommandBody distinct = evaluate("distinct");
+      double[] identical =
+          SessionDriver.time(reps, () -> SessionDriver.check(session.call(x, all), 1));
+      CommandBody distinct = SessionDriver.evaluate("distinct");
       double[] distinctMs =
-          time(
-              Math.max(3, reps / 3),
-              () -> check(call(system, collector, replyTo, distinct, all), n));
+          SessionDriver.time(
+              Math.max(3, reps / 3), () -> SessionDriver.check(session.call(distinct, all), n));
 
       for (String f : List.of("compute", "exchange")) {
-        call(
-            system,
-            collector,
-            replyTo,
-            CommandBody.newBuilder().setSetBreakpoint(Protos.toProto(BreakpointSpec.at(f))).build(),
-            all);
+        session.call(SessionDriver.breakAt(f), all);
       }
-      collector.stopped = 0;
-      collector.expectedStops = n;
-      collector.stops = new CompletableFuture<>();
       long goStart = System.nanoTime();
-      call(
-          system,
-          collector,
-          replyTo,
-          CommandBody.newBuilder().setRun(Empty.getDefaultInstance()).build(),
-          all);
-      collector.stops.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      session.callUntilStopped(
+          CommandBody.newBuilder().setRun(Empty.getDefaultInstance()).build(), all);
       double goMs = (System.nanoTime() - goStart) / 1e6;
-      CommandBody frames =
-          CommandBody.newBuilder().setListFrames(Empty.getDefaultInstance()).build();
       double[] stacks =
-          time(
+          SessionDriver.time(
               Math.max(3, reps / 2),
               () -> {
-                StackTree.Builder tree = StackTree.builder();
-                for (SessionEvent.Reply r : call(system, collector, replyTo, frames, all)) {
-                  tree.add(Protos.fromProto(r.body().getFrames()), r.ranks());
-                }
-                StackTree t = tree.build();
+                StackTree t = session.stackTree(all);
                 if (t.pathCount() != Math.min(10, n)) {
                   throw new IllegalStateException("expected 10 paths, got " + t.pathCount());
                 }
@@ -195,53 +112,6 @@ public final class FabricScaleRunner {
       system.terminate();
       system.getWhenTerminated().toCompletableFuture().get(1, TimeUnit.MINUTES);
     }
-  }
-
-  private interface Step {
-    void run() throws Exception;
-  }
-
-  private static double[] time(int reps, Step step) throws Exception {
-    double[] ms = new double[reps];
-    for (int i = 0; i < reps; i++) {
-      long start = System.nanoTime();
-      step.run();
-      ms[i] = (System.nanoTime() - start) / 1e6;
-    }
-    Arrays.sort(ms);
-    return ms;
-  }
-
-  private static void check(List<SessionEvent.Reply> replies, int expectedGroups) {
-    if (replies.size() != expectedGroups) {
-      throw new IllegalStateException(
-          "expected " + expectedGroups + " groups, got " + replies.size());
-    }
-  }
-
-  private static List<SessionEvent.Reply> call(
-      ActorSystem<Session.Command> session,
-      Collector collector,
-      ActorRef<SessionEvent> replyTo,
-      CommandBody body,
-      RankSet dest)
-      throws Exception {
-    collector.current = new CompletableFuture<>();
-    session.tell(new Session.Submit(body, dest, Duration.ZERO, replyTo));
-    return collector.current.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-  }
-
-  private static CommandBody load() {
-    return CommandBody.newBuilder()
-        .setStartSession(
-            StartSessionCmd.newBuilder().setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
-        .build();
-  }
-
-  private static CommandBody evaluate(String expression) {
-    return CommandBody.newBuilder()
-        .setEvaluate(ExpressionCmd.newBuilder().setExpression(expression))
-        .build();
   }
 
   private static long usedHeap() throws InterruptedException {
