@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -118,8 +119,9 @@ class SdmMpiIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"mpirun", "srun"})
-  void theRankWithTheWrongContributionStandsOut(String launcher) throws Exception {
+  @CsvSource({"mpirun, tcp", "srun, tcp", "mpirun, aeron-udp"})
+  void theRankWithTheWrongContributionStandsOut(String launcher, String transport)
+      throws Exception {
     needs(launcher);
     Sdm.Result r =
         Sdm.run(
@@ -127,6 +129,8 @@ class SdmMpiIT {
             "debug",
             "--launcher",
             launcher,
+            "--transport",
+            transport,
             "-n",
             "4",
             "--",
