@@ -1,5 +1,6 @@
 package io.sdmfabric.launch;
 
+import com.typesafe.config.Config;
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.master.SessionSecret;
@@ -11,6 +12,7 @@ import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.server.SimulatedDebugger;
 import io.sdmfabric.server.SimulatedProgram;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.Map;
@@ -62,7 +64,7 @@ final class AgentCommand implements Callable<Integer> {
 
   @Option(
       names = "--transport",
-      description = "tcp or aeron-udp, as the master uses (default: ${DEFAULT-VALUE})")
+      description = "tcp, aeron-udp or tls-tcp, as the master uses (default: ${DEFAULT-VALUE})")
   String transport = "tcp";
 
   private final PrintStream err;
@@ -96,21 +98,47 @@ final class AgentCommand implements Callable<Integer> {
     switch (transport) {
       case "tcp" -> artery = ClusterSettings.Transport.TCP;
       case "aeron-udp" -> artery = ClusterSettings.Transport.AERON_UDP;
+      case "tls-tcp" -> artery = ClusterSettings.Transport.TLS_TCP;
       default -> {
-        err.println("sdm agent: unknown transport " + transport + ": use tcp or aeron-udp");
+        err.println(
+            "sdm agent: unknown transport " + transport + ": use tcp, aeron-udp or tls-tcp");
         return 2;
       }
+    }
+    Config settings;
+    try {
+      settings = clusterSettings(artery, secret);
+    } catch (IllegalArgumentException e) {
+      err.println("sdm agent: " + e.getMessage());
+      return 2;
     }
     Address masterAddress =
         AddressFromURIString.parse("pekko://" + ClusterSettings.SYSTEM + "@" + master);
     ActorSystem<SelfUp> system =
-        ActorSystem.create(
-            agent(mine, masterAddress),
-            ClusterSettings.SYSTEM,
-            ClusterSettings.at(host, 0, artery));
+        ActorSystem.create(agent(mine, masterAddress), ClusterSettings.SYSTEM, settings);
     // The agent lives as long as its cluster membership: it ends when the master does.
     system.getWhenTerminated().toCompletableFuture().get();
     return 0;
+  }
+
+  /**
+   * This agent's Artery settings. Over tls-tcp it needs the session's keystore, which the master
+   * passes in {@code $SDM_KEYSTORE}; the agent writes it to a file of its own (mode 0600, deleted
+   * when the JVM ends), since it may run on a node that shares no file system with the master.
+   *
+   * @throws IllegalArgumentException when the keystore is missing or not the session's
+   */
+  private Config clusterSettings(ClusterSettings.Transport artery, SessionSecret secret)
+      throws IOException {
+    if (artery != ClusterSettings.Transport.TLS_TCP) {
+      return ClusterSettings.at(host, 0, artery);
+    }
+    String base64 = System.getenv(SessionKeystore.ENV);
+    if (base64 == null || base64.isBlank()) {
+      throw new IllegalArgumentException(
+          "tls-tcp needs the session's keystore: the master passes it in $" + SessionKeystore.ENV);
+    }
+    return ClusterSettings.at(host, 0, SessionKeystore.fromBase64(base64, secret));
   }
 
   /** Joins the master's cluster; once up, serves this agent's ranks and registers them. */
