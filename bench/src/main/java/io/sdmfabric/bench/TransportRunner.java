@@ -12,8 +12,11 @@ import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.ExpressionCmd;
 import io.sdmfabric.wire.proto.StartSessionCmd;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +26,11 @@ import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.TrustManagerFactory;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
@@ -43,9 +51,9 @@ import org.apache.pekko.cluster.typed.Join;
  * starting the agent's JVM to the master's {@code TreeReady} (JVM start, cluster join with its
  * handshakes, registration, wiring); rtt = {@code print x} to the N ranks, one at a time, from
  * {@code Submit} to {@code Completed}, after as many warm-up rounds. Run with {@code bench/run
- * transports [--ranks N,..] [--reps R]} (R round trips, default 500) after building {@code
- * sdm.jar}; it repeats each transport 3 times, interleaved, so that a noisy moment does not land on
- * one transport.
+ * transports [--ranks N,..] [--reps R]} (R round trips and R in-memory TLS handshakes, default 500)
+ * after building {@code sdm.jar}; it repeats each transport 3 times, interleaved, so that a noisy
+ * moment does not land on one transport.
  */
 public final class TransportRunner {
   private static final Duration WAIT = Duration.ofSeconds(120);
@@ -56,6 +64,7 @@ public final class TransportRunner {
   public static void main(String[] args) throws Exception {
     RunnerOptions options = RunnerOptions.parse(args, List.of(4), 500);
     Path jar = Path.of("launchers/target/sdm.jar").toAbsolutePath();
+    handshakes(options.reps());
     for (int size : options.sizes()) {
       for (int rep = 1; rep <= ROUNDS; rep++) {
         for (ClusterSettings.Transport t : ClusterSettings.Transport.values()) {
@@ -160,6 +169,127 @@ public final class TransportRunner {
       if (keystore != null) {
         keystore.close();
       }
+    }
+  }
+
+  /**
+   * The TLS handshake alone, in this JVM, between two engines set up as Artery's
+   * ConfigSSLEngineProvider sets them up (the session's keystore as key and trust store, TLSv1.3,
+   * client authentication required), bytes passed in memory:
+   *
+   * <pre>
+   * tls negotiated=PROTOCOL/CIPHER context_ms=.. first_handshake_ms=.. handshake_p50_ms=.. handshake_p99_ms=..
+   * </pre>
+   *
+   * context = loading the keystore twice and building the SSLContext; first = the first handshake
+   * (cold code), with the protocol and cipher suite it negotiated; p50/p99 over {@code reps} more
+   * handshakes.
+   */
+  private static void handshakes(int reps) throws Exception {
+    SessionSecret secret = SessionSecret.random();
+    try (SessionKeystore keystore = SessionKeystore.generate(secret)) {
+      long t = System.nanoTime();
+      char[] password = secret.keystorePassword().toCharArray();
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      try (var in = Files.newInputStream(keystore.path())) {
+        store.load(in, password);
+      }
+      KeyManagerFactory keys =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      keys.init(store, password);
+      KeyStore trusted = KeyStore.getInstance("PKCS12");
+      try (var in = Files.newInputStream(keystore.path())) {
+        trusted.load(in, password);
+      }
+      TrustManagerFactory trust =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(trusted);
+      SSLContext context = SSLContext.getInstance("TLSv1.3");
+      context.init(keys.getKeyManagers(), trust.getTrustManagers(), new SecureRandom());
+      double contextMs = (System.nanoTime() - t) / 1e6;
+      Handshake first = handshake(context);
+      double[] ms = new double[reps];
+      for (int i = 0; i < reps; i++) {
+        ms[i] = handshake(context).ms();
+      }
+      Arrays.sort(ms);
+      System.out.printf(
+          Locale.ROOT,
+          "tls negotiated=%s/%s context_ms=%.1f first_handshake_ms=%.1f handshake_p50_ms=%.2f"
+              + " handshake_p99_ms=%.2f%n",
+          first.protocol(),
+          first.cipher(),
+          contextMs,
+          first.ms(),
+          RunnerOptions.percentile(ms, 50),
+          RunnerOptions.percentile(ms, 99));
+    }
+  }
+
+  private record Handshake(double ms, String protocol, String cipher) {}
+
+  /** One full handshake between a new client and a new server engine. */
+  private static Handshake handshake(SSLContext context) throws Exception {
+    long t = System.nanoTime();
+    SSLEngine client = context.createSSLEngine("127.0.0.1", 1);
+    client.setUseClientMode(true);
+    SSLEngine server = context.createSSLEngine("127.0.0.1", 2);
+    server.setUseClientMode(false);
+    server.setNeedClientAuth(true);
+    for (SSLEngine e : List.of(client, server)) {
+      e.setEnabledProtocols(new String[] {"TLSv1.3"});
+      e.setEnabledCipherSuites(new String[] {"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384"});
+    }
+    int size = 1 << 17;
+    ByteBuffer toServer = ByteBuffer.allocate(size);
+    ByteBuffer toClient = ByteBuffer.allocate(size);
+    ByteBuffer sink = ByteBuffer.allocate(size);
+    ByteBuffer empty = ByteBuffer.allocate(0);
+    client.beginHandshake();
+    server.beginHandshake();
+    for (int step = 0; step < 1000; step++) {
+      if (done(client) && done(server)) {
+        double ms = (System.nanoTime() - t) / 1e6;
+        return new Handshake(
+            ms, client.getSession().getProtocol(), client.getSession().getCipherSuite());
+      }
+      pump(client, empty, toServer, toClient, sink);
+      pump(server, empty, toClient, toServer, sink);
+    }
+    throw new IllegalStateException("the handshake did not finish");
+  }
+
+  private static boolean done(SSLEngine engine) {
+    SSLEngineResult.HandshakeStatus s = engine.getHandshakeStatus();
+    return s == SSLEngineResult.HandshakeStatus.NOT_HANDSHAKING
+        || s == SSLEngineResult.HandshakeStatus.FINISHED;
+  }
+
+  /** Lets {@code engine} read what its peer wrote to {@code in} and write to {@code out}. */
+  private static void pump(
+      SSLEngine engine, ByteBuffer empty, ByteBuffer out, ByteBuffer in, ByteBuffer sink)
+      throws Exception {
+    in.flip();
+    while (in.hasRemaining()) {
+      SSLEngineResult r = engine.unwrap(in, sink);
+      runTasks(engine);
+      if (r.getStatus() != SSLEngineResult.Status.OK || r.bytesConsumed() == 0) {
+        break;
+      }
+    }
+    in.compact();
+    sink.clear();
+    while (engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
+      engine.wrap(empty, out);
+      runTasks(engine);
+    }
+  }
+
+  private static void runTasks(SSLEngine engine) {
+    for (Runnable task = engine.getDelegatedTask();
+        task != null;
+        task = engine.getDelegatedTask()) {
+      task.run();
     }
   }
 
