@@ -63,6 +63,15 @@ public final class SessionSecret {
     }
   }
 
+  /**
+   * The password of the session's TLS keystore, in hex: an HMAC-SHA256 under the secret of a label
+   * that is not an actor system address, so no agent's {@link #proof} ever equals it. Every JVM of
+   * the session derives it from the secret, so the password itself never travels.
+   */
+  public String keystorePassword() {
+    return HexFormat.of().formatHex(proof("sdm session keystore password"));
+  }
+
   /** Whether {@code proof} proves knowledge of the secret for {@code name} (constant time). */
   public boolean verifies(String name, byte[] proof) {
     return MessageDigest.isEqual(proof(name), proof);

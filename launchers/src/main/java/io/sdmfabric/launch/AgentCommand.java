@@ -1,5 +1,6 @@
 package io.sdmfabric.launch;
 
+import com.typesafe.config.Config;
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.master.SessionSecret;
@@ -10,6 +11,7 @@ import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.server.SimulatedDebugger;
 import io.sdmfabric.server.SimulatedProgram;
 import io.sdmfabric.server.UnavailableRank;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,7 +77,7 @@ final class AgentCommand implements Callable<Integer> {
 
   @Option(
       names = "--transport",
-      description = "tcp or aeron-udp, as the master uses (default: ${DEFAULT-VALUE})")
+      description = "tcp, aeron-udp or tls-tcp, as the master uses (default: ${DEFAULT-VALUE})")
   String transport = "tcp";
 
   private final PrintStream err;
@@ -119,6 +121,13 @@ final class AgentCommand implements Callable<Integer> {
       err.println("sdm agent: " + e.getMessage());
       return 2;
     }
+    Config settings;
+    try {
+      settings = clusterSettings(artery, secret);
+    } catch (IllegalArgumentException | IOException e) {
+      err.println("sdm agent: " + e.getMessage());
+      return 2;
+    }
     Address masterAddress =
         AddressFromURIString.parse("pekko://" + ClusterSettings.SYSTEM + "@" + master);
     FabricConfig config = FabricConfig.defaults();
@@ -139,7 +148,7 @@ final class AgentCommand implements Callable<Integer> {
                   }
                 }),
             ClusterSettings.SYSTEM,
-            ClusterSettings.at(host, 0, artery));
+            settings);
     // The agent lives as long as its cluster membership: it ends when the master does.
     system.getWhenTerminated().toCompletableFuture().get();
     if (attacher != null) {
@@ -150,6 +159,26 @@ final class AgentCommand implements Callable<Integer> {
       new RankSpool(spool).delete();
     }
     return 0;
+  }
+
+  /**
+   * This agent's Artery settings. Over tls-tcp it needs the session's keystore, which the master
+   * passes in {@code $SDM_KEYSTORE}; the agent writes it to a file of its own (mode 0600, deleted
+   * when the JVM ends), since it may run on a node that shares no file system with the master.
+   *
+   * @throws IllegalArgumentException when the keystore is missing or not the session's
+   */
+  private Config clusterSettings(ClusterSettings.Transport artery, SessionSecret secret)
+      throws IOException {
+    if (artery != ClusterSettings.Transport.TLS_TCP) {
+      return ClusterSettings.at(host, 0, artery);
+    }
+    String base64 = System.getenv(SessionKeystore.ENV);
+    if (base64 == null || base64.isBlank()) {
+      throw new IllegalArgumentException(
+          "tls-tcp needs the session's keystore: the master passes it in $" + SessionKeystore.ENV);
+    }
+    return ClusterSettings.at(host, 0, SessionKeystore.fromBase64(base64, secret));
   }
 
   private void serveSimulated(RankSet mine, ReplyCache cache, ActorRef<NodeAgent.Message> agent) {
