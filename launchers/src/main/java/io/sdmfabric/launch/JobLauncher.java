@@ -60,16 +60,20 @@ enum JobLauncher {
   }
 
   /**
-   * The command that starts one agent ({@code agent}, a java command line) per node of the ranks;
-   * for srun, {@code job} is where the ranks run.
+   * The command that starts one agent ({@code agent}, a java command line) per node of the ranks,
+   * with the environment variables {@code exported} (their values stay off the command line); for
+   * srun, {@code job} is where the ranks run.
    */
-  List<String> agents(List<String> options, Optional<SlurmJob> job, List<String> agent) {
+  List<String> agents(
+      List<String> options, Optional<SlurmJob> job, List<String> exported, List<String> agent) {
     List<String> c = new ArrayList<>();
     c.add(command);
     if (this == MPIRUN) {
       c.addAll(options);
       c.addAll(List.of("--map-by", "ppr:1:node", "--bind-to", "none"));
-      c.addAll(List.of("-x", io.sdmfabric.master.SessionSecret.ENV));
+      for (String name : exported) {
+        c.addAll(List.of("-x", name)); // srun passes the whole environment on by itself
+      }
     } else {
       SlurmJob j = job.orElseThrow(() -> new IllegalStateException("no Slurm job for the agents"));
       c.addAll(

@@ -27,7 +27,7 @@ final class LaunchOptions {
       names = "--transport",
       paramLabel = "NAME",
       description =
-          "between the JVMs of a launched job: tcp or aeron-udp (default: ${DEFAULT-VALUE})")
+          "between the JVMs of a launched job: tcp, aeron-udp or tls-tcp (default: ${DEFAULT-VALUE})")
   String transport = "tcp";
 
   @Option(

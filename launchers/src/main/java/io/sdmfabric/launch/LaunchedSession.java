@@ -75,6 +75,7 @@ final class LaunchedSession implements SessionClient {
   private final ArrayDeque<String> launcherLines = new ArrayDeque<>();
   private final CompletableFuture<JobLauncher.SlurmJob> slurmJob = new CompletableFuture<>();
   private volatile boolean closing;
+  private SessionKeystore keystore;
   private Thread shutdownHook;
   private Process ranks;
   private Process agents;
@@ -92,12 +93,19 @@ final class LaunchedSession implements SessionClient {
   }
 
   /** The master, a cluster of one until the agents join. */
-  private MasterClient startMaster() {
+  private MasterClient startMaster() throws IOException {
+    com.typesafe.config.Config settings;
+    if (spec.transport() == ClusterSettings.Transport.TLS_TCP) {
+      keystore = SessionKeystore.generate(secret);
+      settings = ClusterSettings.at(spec.address(), 0, keystore);
+    } else {
+      settings = ClusterSettings.at(spec.address(), 0, spec.transport());
+    }
     ActorSystem<Session.Command> system =
         ActorSystem.create(
             Session.distributed(spec.size(), spec.config(), spec.wireUp(), secret),
             ClusterSettings.SYSTEM,
-            ClusterSettings.at(spec.address(), 0, spec.transport()));
+            settings);
     Cluster cluster = Cluster.get(system);
     cluster.manager().tell(Join.create(cluster.selfMember().address()));
     return new MasterClient(system);
@@ -152,10 +160,14 @@ final class LaunchedSession implements SessionClient {
     if (launcher == JobLauncher.SRUN) {
       job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
     }
+    Map<String, String> env = new java.util.HashMap<>(Map.of(SessionSecret.ENV, secret.hex()));
+    if (keystore != null) {
+      env.put(SessionKeystore.ENV, keystore.base64());
+    }
     agents =
         start(
-            launcher.agents(spec.launcherOptions(), job, agentCommand()),
-            Map.of(SessionSecret.ENV, secret.hex()));
+            launcher.agents(spec.launcherOptions(), job, List.copyOf(env.keySet()), agentCommand()),
+            env);
     pump(agents.getInputStream(), this::onAgentLine, "agents-out");
     pump(agents.getErrorStream(), this::onAgentLine, "agents-err");
 
@@ -368,6 +380,9 @@ final class LaunchedSession implements SessionClient {
       Thread.currentThread().interrupt();
     }
     new RankSpool(spool).delete();
+    if (keystore != null) {
+      keystore.close();
+    }
   }
 
   /** SIGTERM to {@code p}, SIGKILL to it and its descendants after {@code grace} seconds. */

@@ -119,7 +119,7 @@ class SdmMpiIT {
   }
 
   @ParameterizedTest
-  @CsvSource({"mpirun, tcp", "srun, tcp", "mpirun, aeron-udp"})
+  @CsvSource({"mpirun, tcp", "srun, tcp", "mpirun, aeron-udp", "srun, tls-tcp"})
   void theRankWithTheWrongContributionStandsOut(String launcher, String transport)
       throws Exception {
     needs(launcher);
