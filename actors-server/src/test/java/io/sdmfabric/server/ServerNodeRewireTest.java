@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -110,10 +111,24 @@ class ServerNodeRewireTest {
     TestProbe<ServerNode.Up> oldParent = testKit.createTestProbe();
     TestProbe<ServerNode.Up> newParent = testKit.createTestProbe();
     CompletableFuture<Void> release = new CompletableFuture<>();
-    ActorRef<ServerNode.Command> leaf = node(3, release);
+    Set<Integer> executed = ScriptedBackend.newLog();
+    ActorRef<ServerNode.Command> leaf =
+        testKit.spawn(
+            ServerNode.detached(
+                CONFIG, 3, new ScriptedBackend(2, ScriptedBackend::ok, release, executed)));
     leaf.tell(new ServerNode.Attach(oldParent.ref(), List.of()));
     leaf.tell(new ServerNode.Execute(7, RankSet.of(2), 0, PRINT_X));
     leaf.tell(new ServerNode.Rewire(newParent.ref(), List.of(), RankSet.of(1)));
+    // Released only once the command is pending in the node: its reply then queues behind the
+    // Rewire. Released earlier, the reply is ready as the command arrives and goes out at once.
+    for (int i = 0; i < 2000 && !executed.contains(2); i++) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+    }
+    assertTrue(executed.contains(2), "the command never reached the backend");
     release.complete(null);
     ServerNode.Replies r = newParent.expectMessageClass(ServerNode.Replies.class, WAIT);
     assertEquals(
