@@ -52,6 +52,29 @@ class SdmMpiIT {
     assertTrue(r.out().contains(text), "missing \"" + text + "\" in\n" + r);
   }
 
+  /**
+   * Runs {@code sdm debug --launcher LAUNCHER --transport TRANSPORT -n 4 -- PROGRAM} with {@code
+   * input} as its console, where PROGRAM is the MPI example {@code example}; it must exit with 0.
+   */
+  private static Sdm.Result debug(String launcher, String transport, String example, String input)
+      throws Exception {
+    needs(launcher);
+    Sdm.Result r =
+        Sdm.run(
+            input,
+            "debug",
+            "--launcher",
+            launcher,
+            "--transport",
+            transport,
+            "-n",
+            "4",
+            "--",
+            Sdm.mpiExample(example).toString());
+    assertEquals(0, r.exitCode(), r.toString());
+    return r;
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"mpirun", "srun"})
   void stacksShowTwoRanksDeadlockedInRecvAndTheRestInABarrier(String launcher) throws Exception {
@@ -79,18 +102,8 @@ class SdmMpiIT {
   @ParameterizedTest
   @ValueSource(strings = {"mpirun", "srun"})
   void theRankThatCrashesBeforeItsSendStopsWhereItCrashed(String launcher) throws Exception {
-    needs(launcher);
     Sdm.Result r =
-        Sdm.run(
-            "run\n[3] wait 30\n[3] bt\n[0-2] procs\nquit\n",
-            "debug",
-            "--launcher",
-            launcher,
-            "-n",
-            "4",
-            "--",
-            Sdm.mpiExample("mpi_crash").toString());
-    assertEquals(0, r.exitCode(), r.toString());
+        debug(launcher, "tcp", "mpi_crash", "run\n[3] wait 30\n[3] bt\n[0-2] procs\nquit\n");
     contains(r, "[3] stopped: signal SIGSEGV in send_halo at mpi_crash.c:13");
     contains(r, "send_halo at mpi_crash.c:13  [3]");
     contains(r, "running");
@@ -99,19 +112,13 @@ class SdmMpiIT {
   @ParameterizedTest
   @ValueSource(strings = {"mpirun", "srun"})
   void aRankWhoseGdbDiesAloneGoesIntoErrorAndTheOthersGoOn(String launcher) throws Exception {
-    needs(launcher);
     // gdb's shell command runs sh as gdb's child: its $PPID is that rank's gdb.
     Sdm.Result r =
-        Sdm.run(
-            "break combine\nrun\nwait 30\n[2] gdb shell kill -9 $PPID\nprint mine\nquit\n",
-            "debug",
-            "--launcher",
+        debug(
             launcher,
-            "-n",
-            "4",
-            "--",
-            Sdm.mpiExample("mpi_reduce").toString());
-    assertEquals(0, r.exitCode(), r.toString());
+            "tcp",
+            "mpi_reduce",
+            "break combine\nrun\nwait 30\n[2] gdb shell kill -9 $PPID\nprint mine\nquit\n");
     contains(r, "[2] error: gdb exited unexpectedly");
     contains(r, "[0] mine = 1");
     contains(r, "[1] mine = 2");
@@ -122,20 +129,12 @@ class SdmMpiIT {
   @CsvSource({"mpirun, tcp", "srun, tcp", "mpirun, aeron-udp", "srun, tls-tcp"})
   void theRankWithTheWrongContributionStandsOut(String launcher, String transport)
       throws Exception {
-    needs(launcher);
     Sdm.Result r =
-        Sdm.run(
-            "break combine\nrun\nwait 30\nprint mine\ncontinue\nwait 30\nquit\n",
-            "debug",
-            "--launcher",
+        debug(
             launcher,
-            "--transport",
             transport,
-            "-n",
-            "4",
-            "--",
-            Sdm.mpiExample("mpi_reduce").toString());
-    assertEquals(0, r.exitCode(), r.toString());
+            "mpi_reduce",
+            "break combine\nrun\nwait 30\nprint mine\ncontinue\nwait 30\nquit\n");
     contains(r, "[0-3] breakpoint 1: combine at mpi_reduce.c:9");
     contains(r, "[0] mine = 1");
     contains(r, "[1] mine = 2");
