@@ -6,6 +6,7 @@ import io.sdmfabric.server.ChildLink;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.server.UnavailableRank;
+import io.sdmfabric.wire.SessionSecret;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -7,6 +7,7 @@ import io.sdmfabric.server.ReplyGroup;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;

@@ -10,6 +10,7 @@ import io.sdmfabric.server.RankBackend;
 import io.sdmfabric.server.ReplyBody;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.ExpressionCmd;

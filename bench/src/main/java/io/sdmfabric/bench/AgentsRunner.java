@@ -2,10 +2,10 @@ package io.sdmfabric.bench;
 
 import io.sdmfabric.launch.ClusterSettings;
 import io.sdmfabric.master.Session;
-import io.sdmfabric.master.SessionSecret;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.BinomialTree;
 import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.io.IOException;

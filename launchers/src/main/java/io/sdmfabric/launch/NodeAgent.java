@@ -2,10 +2,10 @@ package io.sdmfabric.launch;
 
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.master.Session;
-import io.sdmfabric.master.SessionSecret;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.RankBackend;
 import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.SessionSecret;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.Address;

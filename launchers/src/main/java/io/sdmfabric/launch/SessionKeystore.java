@@ -1,6 +1,6 @@
 package io.sdmfabric.launch;
 
-import io.sdmfabric.master.SessionSecret;
+import io.sdmfabric.wire.SessionSecret;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

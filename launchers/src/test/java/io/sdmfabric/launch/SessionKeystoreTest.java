@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
-import io.sdmfabric.master.SessionSecret;
+import io.sdmfabric.wire.SessionSecret;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.sdmfabric.master;
+package io.sdmfabric.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

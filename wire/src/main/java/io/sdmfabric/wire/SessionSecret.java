@@ -1,4 +1,4 @@
-package io.sdmfabric.master;
+package io.sdmfabric.wire;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
