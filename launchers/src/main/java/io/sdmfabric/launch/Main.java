@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
       "  sdm debug -n 8 -x cmds.sdm --batch ./app",
       "  sdm stacks -n 16 --after 5s ./app   where is a hanging job stuck?",
       "  sdm debug --launcher mpirun -n 8 --oversubscribe -- ./app",
-      "  sdm stacks --launcher srun -n 64 -- ./app     under Slurm, an agent per node"
+      "  sdm stacks --launcher srun -n 64 -- ./app     under Slurm, an agent per node",
+      "  sdm relay --listen 7000 --to frontend:7001    on a login node: forward to a front-end"
     })
 public final class Main implements Callable<Integer> {
 
@@ -63,6 +64,7 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new DebugCommand(out, err));
     cl.addSubcommand(new StacksCommand(out, err));
     cl.addSubcommand(new AgentCommand(err));
+    cl.addSubcommand(new RelayCommand(err));
     // Everything after the program is the program's: sdm debug -n 4 ./app -v
     cl.getSubcommands().get("debug").setStopAtPositional(true);
     cl.getSubcommands().get("stacks").setStopAtPositional(true);
