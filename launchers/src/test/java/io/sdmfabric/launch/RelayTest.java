@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sdmfabric.launch.BytePattern.Received;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -24,11 +25,8 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -97,7 +95,7 @@ class RelayTest {
               long seed = ByteBuffer.wrap(head).getLong();
               Future<String> sent =
                   pool.submit(() -> sendAndShutdown(s, reply(seed), size, s.getOutputStream()));
-              Received got = receive(in, head);
+              Received got = Received.readAll(in, head);
               servers.put(seed, new Ends(sent.get(), got));
             });
     relayTo(target.getLocalPort());
@@ -110,7 +108,7 @@ class RelayTest {
                 Socket c = connect();
                 Future<String> sent =
                     pool.submit(() -> sendAndShutdown(c, s, size, c.getOutputStream()));
-                Received got = receive(c.getInputStream(), new byte[0]);
+                Received got = Received.readAll(c.getInputStream(), new byte[0]);
                 return new Ends(sent.get(), got);
               }));
     }
@@ -123,7 +121,7 @@ class RelayTest {
       assertEquals(client.sent(), server.received().digest(), "what the target got on " + seed);
       assertEquals(size, client.received().bytes(), "bytes the client got on " + seed);
       assertEquals(server.sent(), client.received().digest(), "what the client got on " + seed);
-      assertEquals(digest(reply(seed), size), client.received().digest());
+      assertEquals(BytePattern.digest(reply(seed), size), client.received().digest());
     }
     await(() -> relay.connections() == 0, "every pair closed");
     String closed = "closed: " + size + " bytes to the target, " + size + " back";
@@ -142,18 +140,18 @@ class RelayTest {
         serve(
             s -> {
               // The reply goes out only after the request's end has arrived, as a half-close.
-              requests.add(receive(s.getInputStream(), new byte[0]));
+              requests.add(Received.readAll(s.getInputStream(), new byte[0]));
               sendAndShutdown(s, 2, reply, s.getOutputStream());
               s.close();
             });
     relayTo(target.getLocalPort());
     Socket c = connect();
     String sent = sendAndShutdown(c, 1, request, c.getOutputStream());
-    Received got = receive(c.getInputStream(), new byte[0]);
+    Received got = Received.readAll(c.getInputStream(), new byte[0]);
     Received atTarget = requests.poll(BOUND.toSeconds(), TimeUnit.SECONDS);
     assertNotNull(atTarget, "the target never saw the end of the request");
     assertEquals(new Received(request, sent), atTarget);
-    assertEquals(new Received(reply, digest(2, reply)), got);
+    assertEquals(new Received(reply, BytePattern.digest(2, reply)), got);
     await(() -> relay.connections() == 0, "the pair closed");
     assertEquals(List.of(), serverErrors);
   }
@@ -167,14 +165,14 @@ class RelayTest {
         serve(
             s -> {
               sendAndShutdown(s, 3, greeting, s.getOutputStream());
-              requests.add(receive(s.getInputStream(), new byte[0]));
+              requests.add(Received.readAll(s.getInputStream(), new byte[0]));
               s.close();
             });
     relayTo(target.getLocalPort());
     Socket c = connect();
     // The client writes only after the greeting's end has arrived, as a half-close.
-    Received got = receive(c.getInputStream(), new byte[0]);
-    assertEquals(new Received(greeting, digest(3, greeting)), got);
+    Received got = Received.readAll(c.getInputStream(), new byte[0]);
+    assertEquals(new Received(greeting, BytePattern.digest(3, greeting)), got);
     String sent = sendAndShutdown(c, 4, request, c.getOutputStream());
     Received atTarget = requests.poll(BOUND.toSeconds(), TimeUnit.SECONDS);
     assertNotNull(atTarget, "the target never saw the end of the request");
@@ -265,7 +263,7 @@ class RelayTest {
     SocketChannel channel = SocketChannel.open(relay.address());
     open.add(channel);
     channel.configureBlocking(false);
-    Pattern pattern = new Pattern(5);
+    BytePattern pattern = new BytePattern(5);
     // Filled (and digested) only once all of it is written, so the digest is of what went out.
     ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
     chunk.position(chunk.limit());
@@ -301,7 +299,7 @@ class RelayTest {
     Socket s = atTarget.poll(BOUND.toSeconds(), TimeUnit.SECONDS);
     assertNotNull(s, "the target never got the connection");
     s.setSoTimeout((int) BOUND.toMillis());
-    Future<Received> reading = pool.submit(() -> receive(s.getInputStream(), new byte[0]));
+    Future<Received> reading = pool.submit(() -> Received.readAll(s.getInputStream(), new byte[0]));
     channel.configureBlocking(true);
     long end = written + 4 * MiB;
     while (written < end || chunk.hasRemaining()) {
@@ -462,16 +460,13 @@ class RelayTest {
   /** What each end of a connection sent (its digest) and received. */
   private record Ends(String sent, Received received) {}
 
-  /** How many bytes arrived until the end of the stream, and their SHA-256. */
-  private record Received(long bytes, String digest) {}
-
   /**
    * Writes {@code size} bytes of the pattern of {@code seed} in pieces of random sizes, half-closes
    * the socket, and returns their digest.
    */
   private static String sendAndShutdown(Socket s, long seed, long size, OutputStream out)
       throws IOException {
-    Pattern pattern = new Pattern(seed);
+    BytePattern pattern = new BytePattern(seed);
     SplittableRandom sizes = new SplittableRandom(~seed);
     byte[] buffer = new byte[32 * 1024];
     for (long left = size; left > 0; ) {
@@ -483,71 +478,5 @@ class RelayTest {
     out.flush();
     s.shutdownOutput();
     return pattern.digest();
-  }
-
-  /** Reads until the end of the stream, {@code head} having been read already. */
-  private static Received receive(InputStream in, byte[] head) throws IOException {
-    MessageDigest sha = sha256();
-    sha.update(head);
-    long bytes = head.length;
-    byte[] buffer = new byte[64 * 1024];
-    for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-      sha.update(buffer, 0, n);
-      bytes += n;
-    }
-    return new Received(bytes, HexFormat.of().formatHex(sha.digest()));
-  }
-
-  private static String digest(long seed, long size) {
-    Pattern pattern = new Pattern(seed);
-    byte[] buffer = new byte[64 * 1024];
-    for (long left = size; left > 0; left -= buffer.length) {
-      pattern.fill(buffer, 0, (int) Math.min(left, buffer.length));
-    }
-    return pattern.digest();
-  }
-
-  /**
-   * The bytes of one stream: its seed (8 bytes, big-endian), then pseudo-random bytes from the
-   * seed; it keeps the SHA-256 of what it has given out.
-   */
-  private static final class Pattern {
-    private final ByteBuffer head;
-    private final SplittableRandom random;
-    private final MessageDigest sha = sha256();
-    private long bits;
-    private int bitsLeft;
-
-    Pattern(long seed) {
-      head = ByteBuffer.allocate(Long.BYTES).putLong(seed).flip();
-      random = new SplittableRandom(seed);
-    }
-
-    void fill(byte[] buffer, int offset, int length) {
-      int h = Math.min(length, head.remaining());
-      head.get(buffer, offset, h);
-      for (int i = offset + h; i < offset + length; i++) {
-        if (bitsLeft == 0) {
-          bits = random.nextLong();
-          bitsLeft = Long.BYTES;
-        }
-        buffer[i] = (byte) bits;
-        bits >>>= 8;
-        bitsLeft--;
-      }
-      sha.update(buffer, offset, length);
-    }
-
-    String digest() {
-      return HexFormat.of().formatHex(sha.digest());
-    }
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -106,15 +106,21 @@ final class Sdm {
     return runWithEnv(Map.of(), input, args);
   }
 
+  /** The command line of {@code sdm ARGS}: this JVM's java running the fat jar. */
+  static List<String> command(String... args) {
+    List<String> cmd = new ArrayList<>(List.of(java(), "-jar", JAR.toString()));
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
+  /** The java command of this JVM. */
+  static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
   /** Runs {@code sdm ARGS} with more environment variables. */
   static Result runWithEnv(Map<String, String> env, String input, String... args) throws Exception {
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                JAR.toString()));
-    cmd.addAll(List.of(args));
+    List<String> cmd = command(args);
     Path out = Files.createTempFile("sdm-out", ".txt");
     Path err = Files.createTempFile("sdm-err", ".txt");
     ProcessBuilder builder =
