@@ -219,7 +219,7 @@ public final class Relay implements AutoCloseable {
         // or give up on the connections to come.
         if (!e.toString().equals(lastError)) {
           lastError = e.toString();
-          log.accept("accepting a connection failed: " + e.getMessage() + "; still listening");
+          log.accept("accepting a connection failed: " + describe(e) + "; still listening");
         }
         try {
           if (closing.await(100, TimeUnit.MILLISECONDS)) {
