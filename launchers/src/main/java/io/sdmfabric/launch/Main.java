@@ -18,7 +18,9 @@ import picocli.CommandLine.Command;
       "  sdm debug -n 8 -x cmds.sdm --batch ./app",
       "  sdm stacks -n 16 --after 5s ./app   where is a hanging job stuck?",
       "  sdm debug --launcher mpirun -n 8 --oversubscribe -- ./app",
-      "  sdm stacks --launcher srun -n 64 -- ./app     under Slurm, an agent per node"
+      "  sdm stacks --launcher srun -n 64 -- ./app     under Slurm, an agent per node",
+      "  sdm connect srun -n 4 ./app    in a batch script: ask a front-end to debug the job",
+      "  sdm listen                     on the desktop: accept requests of sdm connect"
     })
 public final class Main implements Callable<Integer> {
 
@@ -63,9 +65,13 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new DebugCommand(out, err));
     cl.addSubcommand(new StacksCommand(out, err));
     cl.addSubcommand(new AgentCommand(err));
+    cl.addSubcommand(new ConnectCommand(err));
+    cl.addSubcommand(new ListenCommand(out, err));
     // Everything after the program is the program's: sdm debug -n 4 ./app -v
     cl.getSubcommands().get("debug").setStopAtPositional(true);
     cl.getSubcommands().get("stacks").setStopAtPositional(true);
+    // sdm connect srun -n 4 ./app: the launch command's options are its own.
+    cl.getSubcommands().get("connect").setStopAtPositional(true);
     return cl;
   }
 
