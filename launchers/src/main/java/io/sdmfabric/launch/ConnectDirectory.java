@@ -43,7 +43,12 @@ final class ConnectDirectory {
    *     it
    */
   static ConnectDirectory open() throws IOException {
-    Path home = PrivateDirectory.ensure(PrivateDirectory.sdmHome());
+    return open(PrivateDirectory.sdmHome());
+  }
+
+  /** The connect directory under sdm's home {@code home}, made if missing. */
+  static ConnectDirectory open(Path home) throws IOException {
+    PrivateDirectory.ensure(home);
     return new ConnectDirectory(PrivateDirectory.ensure(home.resolve("connect")));
   }
 

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * whichever side or failure ended the connection.
  */
 public final class FrameConnection implements AutoCloseable {
-  /** How many bytes may wait to be written before the connection is given up. */
+  /** How many bytes may wait to be written before the connection is given up, by default. */
   public static final long MAX_QUEUED_BYTES = 64L << 20;
 
   /** What a started connection hands on; called on the connection's reader thread. */
@@ -47,6 +47,7 @@ public final class FrameConnection implements AutoCloseable {
 
   private final Socket socket;
   private final int maxFrameBytes;
+  private final long maxQueuedBytes;
   private final DataInputStream in;
   private final DataOutputStream out;
   private final String peer;
@@ -56,9 +57,11 @@ public final class FrameConnection implements AutoCloseable {
   private final CompletableFuture<String> whenClosed = new CompletableFuture<>();
   private volatile Listener listener;
 
-  private FrameConnection(Socket socket, int maxFrameBytes) throws IOException {
+  private FrameConnection(Socket socket, int maxFrameBytes, long maxQueuedBytes)
+      throws IOException {
     this.socket = socket;
     this.maxFrameBytes = maxFrameBytes;
+    this.maxQueuedBytes = maxQueuedBytes;
     socket.setTcpNoDelay(true);
     socket.setKeepAlive(true); // a peer that vanished without a word is noticed, in time
     this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
@@ -68,7 +71,13 @@ public final class FrameConnection implements AutoCloseable {
 
   /** A connection over a connected socket, refusing frames over {@code maxFrameBytes}. */
   public static FrameConnection over(Socket socket, int maxFrameBytes) throws IOException {
-    return new FrameConnection(socket, maxFrameBytes);
+    return new FrameConnection(socket, maxFrameBytes, MAX_QUEUED_BYTES);
+  }
+
+  /** A connection that also gives up once more than {@code maxQueuedBytes} wait to be sent. */
+  static FrameConnection over(Socket socket, int maxFrameBytes, long maxQueuedBytes)
+      throws IOException {
+    return new FrameConnection(socket, maxFrameBytes, maxQueuedBytes);
   }
 
   /** A connection over a connected socket, with the default frame limit. */
@@ -145,10 +154,10 @@ public final class FrameConnection implements AutoCloseable {
       return;
     }
     long waiting = queuedBytes.addAndGet(frame.getSerializedSize());
-    if (waiting > MAX_QUEUED_BYTES) {
+    if (waiting > maxQueuedBytes) {
       close(
           "the other side does not read: more than "
-              + (MAX_QUEUED_BYTES >> 20)
+              + (maxQueuedBytes >> 20)
               + " MiB are waiting to be sent");
       return;
     }

@@ -1,0 +1,30 @@
+package io.sdmfabric.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class HostPortTest {
+  @Test
+  void hostAndPortOrAPortAlone() {
+    assertEquals(new HostPort("login1", 4000), HostPort.parse("login1:4000"));
+    assertEquals(new HostPort("10.0.0.5", 0), HostPort.parse("0", "10.0.0.5"));
+    assertEquals(new HostPort("::1", 4000), HostPort.parse("[::1]:4000"));
+    assertEquals("[::1]:4000", new HostPort("::1", 4000).toString());
+  }
+
+  @Test
+  void badEndpointsAreRefusedSayingWhy() {
+    assertEquals(
+        "not HOST:PORT: login1 (the host is missing)",
+        assertThrows(IllegalArgumentException.class, () -> HostPort.parse("login1")).getMessage());
+    assertEquals(
+        "not [HOST:]PORT: login1:http",
+        assertThrows(IllegalArgumentException.class, () -> HostPort.parse("login1:http"))
+            .getMessage());
+    assertEquals(
+        "not [HOST:]PORT: h:70000 (port 70000 is not between 0 and 65535)",
+        assertThrows(IllegalArgumentException.class, () -> HostPort.parse("h:70000")).getMessage());
+  }
+}
