@@ -256,10 +256,20 @@ final class ListenConsole implements AutoCloseable {
     }
   }
 
+  /**
+   * {@code reject [ID] [REASON]}: the first word is an id when a waiting request's id starts so.
+   */
   private void reject(String[] words) throws IOException {
-    ConnectRequest r = pick(words.length > 1 ? Optional.of(words[1]) : Optional.empty());
-    String reason =
-        words.length > 2 ? String.join(" ", List.of(words).subList(2, words.length)) : "";
+    int reasonFrom = 1;
+    Optional<String> id = Optional.empty();
+    if (words.length > 1
+        && words[1].matches("[0-9a-f]+")
+        && pending().stream().anyMatch(r -> r.id().startsWith(words[1]))) {
+      id = Optional.of(words[1]);
+      reasonFrom = 2;
+    }
+    ConnectRequest r = pick(id);
+    String reason = String.join(" ", List.of(words).subList(reasonFrom, words.length));
     dir.reject(r.id(), reason);
     out.println("rejected request " + r.id());
   }

@@ -106,8 +106,8 @@ final class Sdm {
     return runWithEnv(Map.of(), input, args);
   }
 
-  /** Runs {@code sdm ARGS} with more environment variables. */
-  static Result runWithEnv(Map<String, String> env, String input, String... args) throws Exception {
+  /** The command line that runs {@code sdm ARGS}. */
+  static List<String> command(String... args) {
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -115,6 +115,59 @@ final class Sdm {
                 "-jar",
                 JAR.toString()));
     cmd.addAll(List.of(args));
+    return cmd;
+  }
+
+  /**
+   * {@code sdm ARGS} running in the background, its output in files; closing it kills what is left
+   * of it.
+   */
+  static final class Background implements AutoCloseable {
+    private final Process process;
+    private final Path out;
+    private final Path err;
+
+    Background(Map<String, String> env, String... args) throws IOException {
+      this.out = Files.createTempFile("sdm-out", ".txt");
+      this.err = Files.createTempFile("sdm-err", ".txt");
+      ProcessBuilder b =
+          new ProcessBuilder(command(args))
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile());
+      b.environment().putAll(env);
+      this.process = b.start();
+    }
+
+    Process process() {
+      return process;
+    }
+
+    /** Waits for it to end, two minutes at most. */
+    Result await() throws Exception {
+      if (!process.waitFor(2, TimeUnit.MINUTES)) {
+        throw new AssertionError("sdm did not end within 2 minutes:\n" + Files.readString(err));
+      }
+      return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    /** What it wrote on standard error so far. */
+    String err() throws IOException {
+      return Files.readString(err);
+    }
+
+    @Override
+    public void close() throws IOException {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
+  }
+
+  /** Runs {@code sdm ARGS} with more environment variables. */
+  static Result runWithEnv(Map<String, String> env, String input, String... args) throws Exception {
+    List<String> cmd = command(args);
     Path out = Files.createTempFile("sdm-out", ".txt");
     Path err = Files.createTempFile("sdm-err", ".txt");
     ProcessBuilder builder =
@@ -137,7 +190,8 @@ final class Sdm {
   }
 
   /**
-   * The processes running {@code gdb --interpreter=mi3}, one of the example programs, or an agent.
+   * The processes running {@code gdb --interpreter=mi3}, one of the example programs, an agent,
+   * {@code sdm connect} or {@code sdm listen}.
    */
   static List<String> leftovers() throws IOException {
     List<String> found = new ArrayList<>();
@@ -150,7 +204,9 @@ final class Sdm {
           String cmdline = Files.readString(p.resolve("cmdline")).replace('\0', ' ');
           if (cmdline.contains("--interpreter=mi3")
               || cmdline.contains(BUILT.toString())
-              || cmdline.contains(Main.class.getName() + " agent")) {
+              || cmdline.contains(Main.class.getName() + " agent")
+              || cmdline.contains(JAR + " connect")
+              || cmdline.contains(JAR + " listen")) {
             found.add(p.getFileName() + ": " + cmdline);
           }
         } catch (IOException e) {
