@@ -83,13 +83,18 @@ record ConnectRequest(
         SessionSecret.random());
   }
 
-  /** This node's addresses that are up and not loopback ones, or the loopback one if none. */
+  /**
+   * This node's addresses that others may reach it at (up, neither loopback nor link-local), or
+   * the loopback one if none.
+   */
   private static List<String> localAddresses() {
     List<String> found = new ArrayList<>();
     try {
       for (NetworkInterface n : Collections.list(NetworkInterface.getNetworkInterfaces())) {
         if (n.isUp() && !n.isLoopback()) {
-          n.inetAddresses().forEach(a -> found.add(a.getHostAddress().replaceAll("%.*", "")));
+          n.inetAddresses()
+              .filter(a -> !a.isLinkLocalAddress())
+              .forEach(a -> found.add(a.getHostAddress()));
         }
       }
     } catch (SocketException e) {
