@@ -84,8 +84,8 @@ record ConnectRequest(
   }
 
   /**
-   * This node's addresses that others may reach it at (up, neither loopback nor link-local), or
-   * the loopback one if none.
+   * This node's addresses that others may reach it at (up, neither loopback nor link-local), or the
+   * loopback one if none.
    */
   private static List<String> localAddresses() {
     List<String> found = new ArrayList<>();

@@ -142,6 +142,38 @@ class FrontEndListenerTest {
   }
 
   @Test
+  void aFrontEndCanAlsoDialAMasterThatListens() throws Exception {
+    try (java.net.ServerSocket server =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      CompletableFuture<Void> served =
+          CompletableFuture.runAsync(
+              () -> {
+                try {
+                  FrameConnection c = FrameConnection.over(server.accept());
+                  Handshake.answer(
+                      c,
+                      Role.ROLE_MASTER,
+                      id ->
+                          id.equals(ID)
+                              ? java.util.Optional.of(secret)
+                              : java.util.Optional.empty(),
+                      WAIT);
+                  serve(c);
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      RemoteSession session =
+          RemoteSession.connect("127.0.0.1", server.getLocalPort(), ID, secret, p -> {}, WAIT);
+      served.get(10, TimeUnit.SECONDS);
+      List<RankReply> loaded =
+          session.call(load(), RankSet.all(RANKS), Duration.ZERO).get(10, TimeUnit.SECONDS);
+      assertTrue(loaded.get(0).body().hasLoaded());
+      session.close();
+    }
+  }
+
+  @Test
   void aMasterWithTheWrongSecretIsRefusedAndTheRightOneStillGetsIn() throws Exception {
     CompletableFuture<FrameConnection> expected = listener.expect(ID, secret);
     IOException e = assertThrows(IOException.class, () -> dial(SessionSecret.random()));
