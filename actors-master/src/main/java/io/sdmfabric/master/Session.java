@@ -33,7 +33,8 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 public final class Session extends AbstractBehavior<Session.Command> {
 
   /** Everything a session accepts. */
-  public sealed interface Command permits Submit, Subscribe, Unsubscribe, FromTree, TreeReady {}
+  public sealed interface Command
+      permits Submit, Subscribe, Unsubscribe, Publish, FromTree, TreeReady {}
 
   /**
    * Runs a command on {@code dest}; {@code replyTo} gets {@link SessionEvent.Accepted} or {@link
@@ -60,6 +61,18 @@ public final class Session extends AbstractBehavior<Session.Command> {
   /** Stops sending to {@code listener}. */
   public record Unsubscribe(ActorRef<SessionEvent> listener)
       implements Command, NoSerializationVerificationNeeded {}
+
+  /**
+   * An event from outside the tree that every subscriber should hear like the tree's own: the
+   * ranks' output as a launcher delivers it.
+   */
+  public record Publish(RankSet ranks, EventBody body)
+      implements Command, NoSerializationVerificationNeeded {
+    public Publish {
+      Objects.requireNonNull(ranks, "ranks");
+      Objects.requireNonNull(body, "body");
+    }
+  }
 
   private record FromTree(ServerNode.Up message)
       implements Command, NoSerializationVerificationNeeded {}
@@ -153,6 +166,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(Submit.class, this::onSubmit)
         .onMessage(Subscribe.class, this::onSubscribe)
         .onMessage(Unsubscribe.class, this::onUnsubscribe)
+        .onMessage(Publish.class, this::onPublish)
         .onMessage(FromTree.class, this::onFromTree)
         .onMessage(TreeReady.class, this::onTreeReady)
         .build();
@@ -193,6 +207,11 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private Behavior<Command> onUnsubscribe(Unsubscribe u) {
     subscribers.remove(u.listener());
+    return this;
+  }
+
+  private Behavior<Command> onPublish(Publish p) {
+    publish(new SessionEvent.Unsolicited(p.ranks(), p.body()));
     return this;
   }
 

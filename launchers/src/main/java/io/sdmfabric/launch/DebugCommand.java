@@ -2,16 +2,10 @@ package io.sdmfabric.launch;
 
 import io.sdmfabric.frontend.Console;
 import io.sdmfabric.frontend.JsonRenderer;
-import io.sdmfabric.frontend.RankReply;
 import io.sdmfabric.frontend.Renderer;
 import io.sdmfabric.frontend.SessionClient;
 import io.sdmfabric.frontend.TextRenderer;
-import io.sdmfabric.model.LaunchSpec;
-import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.wire.Protos;
-import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.StartSessionCmd;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -22,9 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -104,7 +96,7 @@ final class DebugCommand implements Callable<Integer> {
       PrintStream shown = interactive ? terminal.output() : out;
       Renderer renderer = json ? new JsonRenderer(shown) : new TextRenderer(shown);
       Console console = new Console(session, renderer);
-      if (!load(session, renderer, resolved)) {
+      if (!ProgramLoad.load(session, renderer, resolved, args)) {
         return 1;
       }
       if (script != null && !runLines(console, Files.readAllLines(script))) {
@@ -124,23 +116,6 @@ final class DebugCommand implements Callable<Integer> {
       }
       return 0;
     }
-  }
-
-  /** Loads the program on every rank; false when no rank could. */
-  private boolean load(SessionClient session, Renderer renderer, String resolved) throws Exception {
-    LaunchSpec spec = new LaunchSpec(resolved, args, Map.of(), Path.of("").toAbsolutePath());
-    CommandBody load =
-        CommandBody.newBuilder()
-            .setStartSession(StartSessionCmd.newBuilder().setLaunch(Protos.toProto(spec)))
-            .build();
-    List<RankReply> replies =
-        session.call(load, RankSet.all(ranks), Duration.ZERO).get(60, TimeUnit.SECONDS);
-    boolean any = false;
-    for (RankReply r : replies) {
-      renderer.reply("load", "", r);
-      any |= r.body().hasLoaded();
-    }
-    return any;
   }
 
   /** Runs lines until they end or one quits; false after quit. */

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -33,18 +35,35 @@ final class InteractiveConsole implements AutoCloseable {
 
   /** Reads and runs lines until {@code quit} or end of input ({@code ^D}). */
   void run(Console console) {
+    run(() -> "sdm [" + console.focus() + "]> ", console::execute);
+  }
+
+  /**
+   * Reads lines with {@code prompt} and runs them with {@code execute} until it answers false or
+   * the input ends.
+   */
+  void run(Supplier<String> prompt, Predicate<String> execute) {
     while (true) {
       String line;
       try {
-        line = reader.readLine("sdm [" + console.focus() + "]> ");
+        line = reader.readLine(prompt.get());
       } catch (UserInterruptException e) {
         continue; // ^C clears the line, as in gdb; "interrupt" stops the ranks
       } catch (EndOfFileException e) {
         return;
       }
-      if (!console.execute(line)) {
+      if (!execute.test(line)) {
         return;
       }
+    }
+  }
+
+  /** Asks {@code question}; true for an answer that starts with y. */
+  boolean confirm(String question) {
+    try {
+      return reader.readLine(question).strip().toLowerCase(java.util.Locale.ROOT).startsWith("y");
+    } catch (UserInterruptException | EndOfFileException e) {
+      return false;
     }
   }
 

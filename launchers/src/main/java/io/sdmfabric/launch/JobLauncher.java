@@ -22,8 +22,8 @@ enum JobLauncher {
   /** A line of the job's output, and the rank that wrote it. */
   record Tagged(int rank, String text) {}
 
-  /** A Slurm job and the nodes of its ranks, as rank 0's shim reports them. */
-  record SlurmJob(String id, String nodes) {}
+  /** A Slurm job, the nodes of its ranks and how many, as rank 0's shim reports them. */
+  record SlurmJob(String id, String nodes, int nodeCount) {}
 
   private final String command;
   private final Pattern tag;
@@ -76,11 +76,15 @@ enum JobLauncher {
       }
     } else {
       SlurmJob j = job.orElseThrow(() -> new IllegalStateException("no Slurm job for the agents"));
+      // The counts are explicit: inside a batch allocation srun would otherwise take the job's
+      // $SLURM_NTASKS and start that many agents.
       c.addAll(
           List.of(
               "--jobid=" + j.id(),
               "--overlap",
               "--nodelist=" + j.nodes(),
+              "--nodes=" + j.nodeCount(),
+              "--ntasks=" + j.nodeCount(),
               "--ntasks-per-node=1",
               "--kill-on-bad-exit=0"));
     }
@@ -107,6 +111,13 @@ enum JobLauncher {
       return Optional.empty();
     }
     String[] parts = text.substring(RankShim.JOB_MARKER.length()).trim().split("\\s+");
-    return parts.length == 2 ? Optional.of(new SlurmJob(parts[0], parts[1])) : Optional.empty();
+    if (parts.length != 3) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(new SlurmJob(parts[0], parts[1], Integer.parseInt(parts[2])));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
   }
 }

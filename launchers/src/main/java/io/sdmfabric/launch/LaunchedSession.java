@@ -69,6 +69,7 @@ final class LaunchedSession implements SessionClient {
   private final Spec spec;
   private final PrintStream err;
   private volatile MasterClient master;
+  private RankSet missing = RankSet.empty();
   private final SessionSecret secret = SessionSecret.random();
   private final Path spool;
   private final OutputMerger output;
@@ -171,7 +172,7 @@ final class LaunchedSession implements SessionClient {
     pump(agents.getInputStream(), this::onAgentLine, "agents-out");
     pump(agents.getErrorStream(), this::onAgentLine, "agents-err");
 
-    RankSet missing = await(master.treeReady(), "the ranks to be attached");
+    missing = await(master.treeReady(), "the ranks to be attached");
     if (!missing.isEmpty()) {
       err.println(
           "sdm: ranks "
@@ -332,6 +333,16 @@ final class LaunchedSession implements SessionClient {
   @Override
   public int size() {
     return spec.size();
+  }
+
+  /** The master's actor system, whose guardian is the session: what a gateway serves. */
+  ActorSystem<Session.Command> masterSystem() {
+    return master.system();
+  }
+
+  /** The ranks that were not attached within the wire-up time. */
+  RankSet missing() {
+    return missing;
   }
 
   @Override

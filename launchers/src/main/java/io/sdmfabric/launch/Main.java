@@ -19,7 +19,9 @@ import picocli.CommandLine.Command;
       "  sdm stacks -n 16 --after 5s ./app   where is a hanging job stuck?",
       "  sdm debug --launcher mpirun -n 8 --oversubscribe -- ./app",
       "  sdm stacks --launcher srun -n 64 -- ./app     under Slurm, an agent per node",
-      "  sdm relay --listen 7000 --to frontend:7001    on a login node: forward to a front-end"
+      "  sdm connect srun -n 4 ./app    in a batch script: ask a front-end to debug the job",
+      "  sdm listen                     on the desktop: accept requests of sdm connect",
+      "  sdm relay --listen 7000 --to desktop:7001     on a login node: forward to a front-end"
     })
 public final class Main implements Callable<Integer> {
 
@@ -64,10 +66,14 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new DebugCommand(out, err));
     cl.addSubcommand(new StacksCommand(out, err));
     cl.addSubcommand(new AgentCommand(err));
+    cl.addSubcommand(new ConnectCommand(err));
+    cl.addSubcommand(new ListenCommand(out, err));
     cl.addSubcommand(new RelayCommand(err));
     // Everything after the program is the program's: sdm debug -n 4 ./app -v
     cl.getSubcommands().get("debug").setStopAtPositional(true);
     cl.getSubcommands().get("stacks").setStopAtPositional(true);
+    // sdm connect srun -n 4 ./app: the launch command's options are its own.
+    cl.getSubcommands().get("connect").setStopAtPositional(true);
     return cl;
   }
 

@@ -46,13 +46,13 @@ final class MasterClient {
         .onMessage(
             SessionEvent.Unsolicited.class,
             u -> {
-              publish(new RankReply(u.ranks(), u.body()));
+              deliver(new RankReply(u.ranks(), u.body()));
               return Behaviors.same();
             })
         .onMessage(
             SessionEvent.RanksLost.class,
             l -> {
-              publish(new RankReply(l.ranks(), Protos.error(ServerNode.RANK_LOST)));
+              deliver(new RankReply(l.ranks(), Protos.error(ServerNode.RANK_LOST)));
               return Behaviors.same();
             })
         .onMessage(
@@ -104,8 +104,15 @@ final class MasterClient {
     this.events = listener;
   }
 
-  /** Hands an event to the listener: the tree's, or one from outside it (the launcher's output). */
+  /**
+   * Publishes an event from outside the tree (the launcher's output) through the session, so that
+   * every subscriber hears it as it hears the tree's.
+   */
   void publish(RankReply event) {
+    system.tell(new Session.Publish(event.ranks(), event.body()));
+  }
+
+  private void deliver(RankReply event) {
     events.accept(event);
   }
 

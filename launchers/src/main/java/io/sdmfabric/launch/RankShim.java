@@ -14,7 +14,7 @@ import java.util.List;
  * -c}), so nothing needs to be installed on the compute nodes; it holds no secret.
  */
 final class RankShim {
-  /** The line rank 0 prints under Slurm: {@code sdm-job JOBID NODELIST}. */
+  /** The line rank 0 prints under Slurm: {@code sdm-job JOBID NODELIST NODES}. */
   static final String JOB_MARKER = "sdm-job ";
 
   private static final String SCRIPT = load();

@@ -5,12 +5,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * A node's spool directory of a session: each rank's shim writes {@code rank.R} holding its pid,
@@ -43,7 +40,7 @@ final class RankSpool {
     if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
       return ready;
     }
-    checkPrivate(dir);
+    PrivateDirectory.check(dir);
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "rank.*")) {
       for (Path f : files) {
         int rank;
@@ -72,27 +69,6 @@ final class RankSpool {
       Files.deleteIfExists(dir);
     } catch (IOException e) {
       // Gone already, or not ours to remove.
-    }
-  }
-
-  /** Fails unless {@code dir} is owned by this user and closed to everyone else. */
-  static void checkPrivate(Path dir) throws IOException {
-    Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
-    String owner = Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName();
-    String me = System.getProperty("user.name");
-    if (!owner.equals(me)
-        || perms.stream()
-            .anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))) {
-      throw new IOException(
-          "the spool directory "
-              + dir
-              + " is owned by "
-              + owner
-              + " with mode "
-              + PosixFilePermissions.toString(perms)
-              + "; it must be "
-              + me
-              + "'s alone (rwx------)");
     }
   }
 

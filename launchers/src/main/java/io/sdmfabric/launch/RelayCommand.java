@@ -66,10 +66,13 @@ final class RelayCommand implements Callable<Integer> {
     HostPort where;
     HostPort target;
     try {
-      where = HostPort.parseListen(listen, ALL_INTERFACES);
+      where = HostPort.parse(listen, ALL_INTERFACES);
       target = HostPort.parse(to);
     } catch (IllegalArgumentException e) {
       return usage(e.getMessage());
+    }
+    if (target.port() == 0) {
+      return usage("--to " + to + ": port 0 cannot be connected to");
     }
     InetSocketAddress address;
     try {

@@ -13,7 +13,7 @@ export SDM_RANK="$rank" SDM_SIZE="$size"
 umask 077
 mkdir -p "$spool" || exit 127
 if [ "$rank" = 0 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
-  echo "sdm-job $SLURM_JOB_ID ${SLURM_STEP_NODELIST:-${SLURM_JOB_NODELIST:-}}"
+  echo "sdm-job $SLURM_JOB_ID ${SLURM_STEP_NODELIST:-${SLURM_JOB_NODELIST:-}} ${SLURM_STEP_NUM_NODES:-${SLURM_JOB_NUM_NODES:-1}}"
 fi
 echo $$ >"$spool/.rank.$rank" && mv -f "$spool/.rank.$rank" "$spool/rank.$rank" || exit 127
 kill -STOP $$

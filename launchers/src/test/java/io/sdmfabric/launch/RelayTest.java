@@ -319,14 +319,13 @@ class RelayTest {
       delimiter = '|',
       quoteCharacter = '"',
       value = {
-        "--listen 70000 --to 127.0.0.1:9 | port 70000 is above 65535",
-        "--listen x --to 127.0.0.1:9 | bad port 'x'",
-        "--listen ::1:0 --to 127.0.0.1:9 | IPv6 address in brackets",
+        "--listen 70000 --to 127.0.0.1:9 | not [HOST:]PORT: 70000 (port 70000 is not between",
+        "--listen x --to 127.0.0.1:9 | not [HOST:]PORT: x",
         "--listen 0 | --to HOST:PORT is missing",
         "--to 127.0.0.1:9 | --listen [ADDR:]PORT is missing",
-        "--listen 0 --to 127.0.0.1 | '127.0.0.1' is not HOST:PORT",
+        "--listen 0 --to 127.0.0.1 | not HOST:PORT: 127.0.0.1",
         "--listen 0 --to 127.0.0.1:0 | port 0 cannot be connected to",
-        "--listen 0 --to 127.0.0.1:99999 | port 99999 is above 65535",
+        "--listen 0 --to 127.0.0.1:99999 | port 99999 is not between 0 and 65535",
         "--listen 0 --to nohost.invalid:80 | cannot resolve nohost.invalid",
         "--listen 0 --to 127.0.0.1:9 --max-connections 0 | --max-connections must be at least 1",
       })

@@ -106,7 +106,7 @@ final class Sdm {
     return runWithEnv(Map.of(), input, args);
   }
 
-  /** The command line of {@code sdm ARGS}: this JVM's java running the fat jar. */
+  /** The command line that runs {@code sdm ARGS}: this JVM's java running the fat jar. */
   static List<String> command(String... args) {
     List<String> cmd = new ArrayList<>(List.of(java(), "-jar", JAR.toString()));
     cmd.addAll(List.of(args));
@@ -116,6 +116,53 @@ final class Sdm {
   /** The java command of this JVM. */
   static String java() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /**
+   * {@code sdm ARGS} running in the background, its output in files; closing it kills what is left
+   * of it.
+   */
+  static final class Background implements AutoCloseable {
+    private final Process process;
+    private final Path out;
+    private final Path err;
+
+    Background(Map<String, String> env, String... args) throws IOException {
+      this.out = Files.createTempFile("sdm-out", ".txt");
+      this.err = Files.createTempFile("sdm-err", ".txt");
+      ProcessBuilder b =
+          new ProcessBuilder(command(args))
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile());
+      b.environment().putAll(env);
+      this.process = b.start();
+    }
+
+    Process process() {
+      return process;
+    }
+
+    /** Waits for it to end, two minutes at most. */
+    Result await() throws Exception {
+      if (!process.waitFor(2, TimeUnit.MINUTES)) {
+        throw new AssertionError("sdm did not end within 2 minutes:\n" + Files.readString(err));
+      }
+      return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    /** What it wrote on standard error so far. */
+    String err() throws IOException {
+      return Files.readString(err);
+    }
+
+    @Override
+    public void close() throws IOException {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
   }
 
   /** Runs {@code sdm ARGS} with more environment variables. */
@@ -143,7 +190,8 @@ final class Sdm {
   }
 
   /**
-   * The processes running {@code gdb --interpreter=mi3}, one of the example programs, or an agent.
+   * The processes running {@code gdb --interpreter=mi3}, one of the example programs, an agent,
+   * {@code sdm connect}, {@code sdm listen} or {@code sdm relay}.
    */
   static List<String> leftovers() throws IOException {
     List<String> found = new ArrayList<>();
@@ -156,7 +204,10 @@ final class Sdm {
           String cmdline = Files.readString(p.resolve("cmdline")).replace('\0', ' ');
           if (cmdline.contains("--interpreter=mi3")
               || cmdline.contains(BUILT.toString())
-              || cmdline.contains(Main.class.getName() + " agent")) {
+              || cmdline.contains(Main.class.getName() + " agent")
+              || cmdline.contains(JAR + " connect")
+              || cmdline.contains(JAR + " listen")
+              || cmdline.contains(JAR + " relay")) {
             found.add(p.getFileName() + ": " + cmdline);
           }
         } catch (IOException e) {

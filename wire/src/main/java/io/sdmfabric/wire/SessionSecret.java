@@ -54,10 +54,15 @@ public final class SessionSecret {
 
   /** The proof that whoever sends {@code name} knows the secret. */
   public byte[] proof(String name) {
+    return mac(name.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** HMAC-SHA256 of {@code message} under the secret. */
+  public byte[] mac(byte[] message) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(name.getBytes(StandardCharsets.UTF_8));
+      return mac.doFinal(message);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
     }

@@ -1,0 +1,38 @@
+package io.sdmfabric.launch;
+
+import io.sdmfabric.frontend.RankReply;
+import io.sdmfabric.frontend.Renderer;
+import io.sdmfabric.frontend.SessionClient;
+import io.sdmfabric.model.LaunchSpec;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.StartSessionCmd;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** The first command of every console session: load the program on every rank, and show it. */
+final class ProgramLoad {
+  private ProgramLoad() {}
+
+  /** Loads {@code program} with {@code args} on every rank; false when no rank could. */
+  static boolean load(SessionClient session, Renderer renderer, String program, List<String> args)
+      throws Exception {
+    LaunchSpec spec = new LaunchSpec(program, args, Map.of(), Path.of("").toAbsolutePath());
+    CommandBody load =
+        CommandBody.newBuilder()
+            .setStartSession(StartSessionCmd.newBuilder().setLaunch(Protos.toProto(spec)))
+            .build();
+    List<RankReply> replies =
+        session.call(load, RankSet.all(session.size()), Duration.ZERO).get(60, TimeUnit.SECONDS);
+    boolean any = false;
+    for (RankReply r : replies) {
+      renderer.reply("load", "", r);
+      any |= r.body().hasLoaded();
+    }
+    return any;
+  }
+}

@@ -1,0 +1,283 @@
+package io.sdmfabric.wire;
+
+import io.sdmfabric.wire.proto.Frame;
+import io.sdmfabric.wire.proto.Refused;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One TCP connection of the front-end protocol, carrying {@link Frames}. It works in two stages:
+ * first blocking {@link #read} and {@link #write} for the handshake, then, after {@link #start}, a
+ * reader thread that hands every frame to a {@link Listener} and a writer thread that sends what
+ * {@link #send} queues, so that no caller ever blocks on the network.
+ *
+ * <p>Its memory is bounded both ways: a frame longer than the limit is refused before it is read,
+ * and when more than {@link #MAX_QUEUED_BYTES} wait to be written (the other side does not read)
+ * the connection is closed rather than buffering without end. Bad frames are answered with {@code
+ * Refused} and a closed connection. The listener hears {@link Listener#closed} exactly once,
+ * whichever side or failure ended the connection.
+ */
+public final class FrameConnection implements AutoCloseable {
+  /** How many bytes may wait to be written before the connection is given up, by default. */
+  public static final long MAX_QUEUED_BYTES = 64L << 20;
+
+  /** What a started connection hands on; called on the connection's reader thread. */
+  public interface Listener {
+    /** A frame arrived. */
+    void frame(Frame frame);
+
+    /** The connection is closed; {@code reason} says why. */
+    void closed(String reason);
+  }
+
+  /** What the writer thread takes: a frame, or the order to close after what came before. */
+  private record Outgoing(Frame frame, String closeReason) {}
+
+  private final Socket socket;
+  private final int maxFrameBytes;
+  private final long maxQueuedBytes;
+  private final DataInputStream in;
+  private final DataOutputStream out;
+  private final String peer;
+  private final LinkedBlockingQueue<Outgoing> outbox = new LinkedBlockingQueue<>();
+  private final AtomicLong queuedBytes = new AtomicLong();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final CompletableFuture<String> whenClosed = new CompletableFuture<>();
+  private volatile Listener listener;
+
+  private FrameConnection(Socket socket, int maxFrameBytes, long maxQueuedBytes)
+      throws IOException {
+    this.socket = socket;
+    this.maxFrameBytes = maxFrameBytes;
+    this.maxQueuedBytes = maxQueuedBytes;
+    socket.setTcpNoDelay(true);
+    socket.setKeepAlive(true); // a peer that vanished without a word is noticed, in time
+    this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+    this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+    this.peer = socket.getRemoteSocketAddress().toString();
+  }
+
+  /** A connection over a connected socket, refusing frames over {@code maxFrameBytes}. */
+  public static FrameConnection over(Socket socket, int maxFrameBytes) throws IOException {
+    return new FrameConnection(socket, maxFrameBytes, MAX_QUEUED_BYTES);
+  }
+
+  /** A connection that also gives up once more than {@code maxQueuedBytes} wait to be sent. */
+  static FrameConnection over(Socket socket, int maxFrameBytes, long maxQueuedBytes)
+      throws IOException {
+    return new FrameConnection(socket, maxFrameBytes, maxQueuedBytes);
+  }
+
+  /** A connection over a connected socket, with the default frame limit. */
+  public static FrameConnection over(Socket socket) throws IOException {
+    return over(socket, Frames.DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * Connects to {@code host:port}.
+   *
+   * @throws IOException when it cannot within {@code timeout}; the message names the address
+   */
+  public static FrameConnection dial(String host, int port, Duration timeout) throws IOException {
+    Socket socket = new Socket();
+    try {
+      socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
+      return over(socket);
+    } catch (IOException e) {
+      socket.close();
+      throw new IOException("cannot connect to " + host + ":" + port + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The other side's address, for messages. */
+  public String peer() {
+    return peer;
+  }
+
+  /**
+   * Reads one frame, waiting at most {@code timeout}: the handshake's stage only.
+   *
+   * @throws FrameException when the bytes are not a frame (answer with {@link #refuse})
+   * @throws IOException when the connection ended or nothing came in time
+   */
+  public Frame read(Duration timeout) throws IOException {
+    socket.setSoTimeout((int) Math.max(1, timeout.toMillis()));
+    try {
+      return Frames.read(in, maxFrameBytes);
+    } catch (SocketTimeoutException e) {
+      throw new IOException("no answer from " + peer + " within " + timeout.toMillis() + " ms", e);
+    } finally {
+      if (!socket.isClosed()) {
+        socket.setSoTimeout(0);
+      }
+    }
+  }
+
+  /** Writes and flushes one frame: the handshake's stage only. */
+  public void write(Frame frame) throws IOException {
+    Frames.write(out, frame);
+    out.flush();
+  }
+
+  /**
+   * Starts the reader and writer threads: from now on frames go to {@code listener}, and {@link
+   * #send} is the only way to write.
+   */
+  public void start(Listener listener, String name) {
+    this.listener = listener;
+    Thread reader = new Thread(this::readLoop, name + "-in");
+    Thread writer = new Thread(this::writeLoop, name + "-out");
+    reader.setDaemon(true);
+    writer.setDaemon(true);
+    writer.start();
+    reader.start();
+  }
+
+  /**
+   * Queues a frame for the writer thread; never blocks. When too much is waiting already, the
+   * connection is closed instead. Frames sent after the connection closed are dropped.
+   */
+  public void send(Frame frame) {
+    if (closed.get()) {
+      return;
+    }
+    long waiting = queuedBytes.addAndGet(frame.getSerializedSize());
+    if (waiting > maxQueuedBytes) {
+      close(
+          "the other side does not read: more than "
+              + (maxQueuedBytes >> 20)
+              + " MiB are waiting to be sent");
+      return;
+    }
+    outbox.add(new Outgoing(frame, null));
+  }
+
+  /**
+   * Tells the other side why it is refused, then closes. Before {@link #start} it writes at once;
+   * after, the refusal goes behind what is queued.
+   */
+  public void refuse(String reason) {
+    Frame refused = Frame.newBuilder().setRefused(Refused.newBuilder().setReason(reason)).build();
+    if (listener == null) {
+      try {
+        write(refused);
+      } catch (IOException e) {
+        // The other side is gone already; closing is all there is to do.
+      }
+      closeNow(reason);
+    } else {
+      sendThenClose(refused, reason);
+    }
+  }
+
+  /** Queues {@code last}, then closes once it is written. */
+  public void sendThenClose(Frame last, String reason) {
+    if (listener == null) {
+      try {
+        write(last);
+      } catch (IOException e) {
+        // Gone already.
+      }
+      closeNow(reason);
+      return;
+    }
+    outbox.add(new Outgoing(last, null));
+    outbox.add(new Outgoing(null, reason));
+  }
+
+  /** Closes at once; what is queued is dropped. */
+  public void close(String reason) {
+    closeNow(reason);
+  }
+
+  @Override
+  public void close() {
+    closeNow("closed");
+  }
+
+  /** Whether the connection is closed. */
+  public boolean isClosed() {
+    return closed.get();
+  }
+
+  /** Completes with the reason once the connection is closed. */
+  public CompletableFuture<String> whenClosed() {
+    return whenClosed;
+  }
+
+  private void closeNow(String reason) {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      socket.close();
+    } catch (IOException e) {
+      // Closed is closed.
+    }
+    outbox.add(new Outgoing(null, reason)); // wakes the writer thread
+    Listener l = listener;
+    if (l != null) {
+      l.closed(reason);
+    }
+    whenClosed.complete(reason);
+  }
+
+  private void readLoop() {
+    while (!closed.get()) {
+      Frame frame;
+      try {
+        frame = Frames.read(in, maxFrameBytes);
+      } catch (FrameException e) {
+        refuse(e.getMessage());
+        return;
+      } catch (EOFException e) {
+        closeNow("the other side closed the connection");
+        return;
+      } catch (IOException e) {
+        closeNow(closed.get() ? "closed" : "connection lost: " + e.getMessage());
+        return;
+      }
+      try {
+        listener.frame(frame);
+      } catch (RuntimeException e) {
+        refuse("a " + frame.getKindCase() + " frame that cannot be used: " + e.getMessage());
+        return;
+      }
+    }
+  }
+
+  private void writeLoop() {
+    try {
+      while (true) {
+        Outgoing next = outbox.take();
+        if (next.frame() == null) {
+          out.flush();
+          closeNow(next.closeReason());
+          return;
+        }
+        Frames.write(out, next.frame());
+        queuedBytes.addAndGet(-next.frame().getSerializedSize());
+        if (outbox.isEmpty()) {
+          out.flush();
+        }
+      }
+    } catch (IOException e) {
+      closeNow("connection lost: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closeNow("interrupted");
+    }
+  }
+}
