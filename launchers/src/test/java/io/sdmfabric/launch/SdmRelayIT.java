@@ -8,11 +8,14 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,9 +35,12 @@ import org.junit.jupiter.api.Timeout;
  * {@code sdm relay} (the fat jar) on a "login node" between a "compute node" and a "front-end":
  * three network namespaces made by {@code dev/lib/netns.sh}, where compute reaches only login and
  * login does not forward. The front-end's server and the compute node's clients are {@link
- * RelayPeer} processes. Skipped, with the reason netns.sh gives, when namespaces cannot be made
- * (not root, no iproute2, no permission in a container). Every process a test starts is ended after
- * it, and none may be left in the namespaces; the namespaces are deleted at the end.
+ * RelayPeer} processes; one test runs a whole reverse-connect session instead ({@code sdm connect
+ * --via} with an MPI job under mpirun in compute, {@code sdm listen} in the front-end). Skipped,
+ * with the reason netns.sh gives, when namespaces cannot be made (not root, no iproute2, no
+ * permission in a container); the session's test also needs gdb and a working mpirun. Every process
+ * a test starts is ended after it, and none may be left in the namespaces; the namespaces are
+ * deleted at the end.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SdmRelayIT {
@@ -160,6 +166,78 @@ class SdmRelayIT {
     holder.await("ended"::equals, "the connection ending with the relay");
   }
 
+  /**
+   * Issue #6 end to end: an MPI job on the compute node asks for a front-end with {@code sdm
+   * connect --via LOGIN:PORT}; {@code sdm listen} on the front-end accepts it; the job's master
+   * dials the relay, the only way out of compute, and the session runs through it.
+   */
+  @Test
+  void aJobOnComputeReverseConnectsThroughTheRelayToSdmListenOnTheFrontEnd() throws Exception {
+    assumeTrue(Sdm.works("gdb", "--version"), "gdb is not installed");
+    assumeTrue(
+        Sdm.works("mpicc", "--version"), "mpicc is not installed (OpenMPI's libopenmpi-dev)");
+    assumeTrue(
+        Sdm.works("mpirun", "-n", "1", "true"),
+        "mpirun -n 1 true fails (as root it needs OMPI_ALLOW_RUN_AS_ROOT=1"
+            + " OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; dev/test sets them)");
+    // Where sdm connect and sdm listen meet: the hosts share it as they share a home directory.
+    Path home = Files.createTempDirectory("sdm-home");
+    try {
+      Map<String, String> env =
+          Map.of(
+              "SDM_HOME",
+              home.toString(),
+              "OMPI_ALLOW_RUN_AS_ROOT",
+              "1",
+              "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM",
+              "1",
+              "OMPI_MCA_rmaps_base_oversubscribe",
+              "1");
+      InNamespace relay = relay();
+      String via = address("LOGIN_C") + ":" + relayPort(relay);
+      InNamespace job =
+          start(
+              compute(),
+              Sdm.command(
+                  "connect",
+                  "--via",
+                  via,
+                  "--timeout",
+                  "3m",
+                  "mpirun",
+                  "-n",
+                  "2",
+                  Sdm.mpiExample("mpi_reduce").toString()),
+              "sdm connect",
+              env,
+              "");
+      InNamespace listen =
+          start(
+              frontEnd(),
+              Sdm.command(
+                  "listen", "--batch", "--listen", address("FRONTEND") + ":" + FRONTEND_PORT),
+              "sdm listen",
+              env,
+              "requests wait 90\naccept\nbreak combine\nrun\nwait 90\nprint mine\nquit\n");
+      assertEquals(0, listen.exitCode(), listen.toString());
+      listen.await("[0] mine = 1"::equals, "rank 0's value");
+      listen.await("[1] mine = 2"::equals, "rank 1's value");
+      assertEquals(0, job.exitCode(), job.toString());
+      job.await(
+          ("sdm connect: accepted; connected to the front-end at " + via)::equals,
+          "the master connecting through the relay");
+      relay.await(
+          l -> l.matches("sdm relay: #1 closed: \\d+ bytes to the target, \\d+ back"),
+          "the relay's line for the session's connection, closed");
+    } finally {
+      try (var files = Files.walk(home)) {
+        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
+
   // ---------------------------------------------------------------------------------- helpers
 
   private static String compute() {
@@ -222,7 +300,13 @@ class SdmRelayIT {
   }
 
   private InNamespace start(String ns, List<String> command, String name) throws IOException {
-    InNamespace p = new InNamespace(ns, command, name);
+    return start(ns, command, name, Map.of(), "");
+  }
+
+  private InNamespace start(
+      String ns, List<String> command, String name, Map<String, String> env, String input)
+      throws IOException {
+    InNamespace p = new InNamespace(ns, command, name, env, input);
     started.add(p);
     return p;
   }
@@ -237,13 +321,20 @@ class SdmRelayIT {
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final List<Thread> drains = new ArrayList<>();
 
-    InNamespace(String ns, List<String> command, String name) throws IOException {
+    /** Starts it with more environment variables and {@code input} on its standard input. */
+    InNamespace(String ns, List<String> command, String name, Map<String, String> env, String input)
+        throws IOException {
       this.name = name;
       List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns));
       cmd.addAll(command);
-      process = new ProcessBuilder(cmd).start();
+      ProcessBuilder builder = new ProcessBuilder(cmd);
+      builder.environment().putAll(env);
+      process = builder.start();
       drain(process.getInputStream());
       drain(process.getErrorStream());
+      try (OutputStream in = process.getOutputStream()) {
+        in.write(input.getBytes(StandardCharsets.UTF_8));
+      }
     }
 
     private void drain(InputStream in) {
