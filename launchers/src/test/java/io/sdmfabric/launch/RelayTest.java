@@ -241,6 +241,29 @@ class RelayTest {
     assertEquals(List.of(), serverErrors);
   }
 
+  @Test
+  void connectionsBeyondTheLimitAreClosedAtOnceAndTheOthersGoOn() throws Exception {
+    ServerSocket target = serve(s -> s.getOutputStream().write(s.getInputStream().read()));
+    relay =
+        Relay.start(
+            new InetSocketAddress(LOOPBACK, 0),
+            new HostPort(LOOPBACK.getHostAddress(), target.getLocalPort()),
+            Relay.Options.defaults().withMaxConnections(2),
+            log::add);
+    List<Socket> admitted = List.of(connect(), connect());
+    for (int i = 0; i < admitted.size(); i++) {
+      admitted.get(i).getOutputStream().write(i);
+      assertEquals(i, admitted.get(i).getInputStream().read(), "the echo through connection " + i);
+    }
+    Socket third = connect();
+    assertEnded(third, "the connection beyond the limit");
+    await(
+        () -> log.stream().anyMatch(l -> l.contains("2 connections are open already")),
+        "a line saying why the third was refused");
+    assertEquals(2, relay.connections());
+    assertEquals(List.of(), serverErrors);
+  }
+
   /**
    * Writes without blocking into a relay whose target never reads, until the way is full: no
    * progress while the writer waits {@code QUIET} for room. What it wrote then is what the socket
