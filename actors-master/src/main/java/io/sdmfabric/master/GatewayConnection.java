@@ -138,7 +138,9 @@ public final class GatewayConnection extends AbstractBehavior<GatewayConnection.
       case BYE -> {
         String reason = "the front-end left: " + f.getBye().getReason();
         if (f.getBye().getEndSession()) {
-          // The owner ends the session, then says goodbye on the connection itself.
+          // The owner ends the session, then says goodbye on the connection itself. What the
+          // ending session says meanwhile (ranks lost as the agents go) is no news to anyone.
+          session.tell(new Session.Unsubscribe(events));
           tellEnded(new Ending(reason, true));
         } else {
           connection.close(reason);
@@ -182,6 +184,9 @@ public final class GatewayConnection extends AbstractBehavior<GatewayConnection.
   }
 
   private Behavior<Command> onSessionEvent(FromSession from) {
+    if (toldEnded) {
+      return this; // already on its way out: see onFrame
+    }
     SessionEvent e = from.event();
     // The session answers each Submit with Accepted or Rejected in the order it got them.
     if (e instanceof SessionEvent.Accepted a) {
