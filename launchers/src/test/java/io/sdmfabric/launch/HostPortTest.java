@@ -18,7 +18,7 @@ class HostPortTest {
   @Test
   void badEndpointsAreRefusedSayingWhy() {
     assertEquals(
-        "not HOST:PORT: login1 (the host is missing)",
+        "not HOST:PORT: login1 (HOST:PORT, with a colon between them)",
         assertThrows(IllegalArgumentException.class, () -> HostPort.parse("login1")).getMessage());
     assertEquals(
         "not [HOST:]PORT: login1:http",
