@@ -51,7 +51,7 @@ public record HostPort(String host, int port) {
    */
   public static HostPort parse(String text) {
     if (!text.contains(":")) {
-      throw new IllegalArgumentException("not HOST:PORT: " + text + " (HOST:PORT, with a colon between them)");
+      throw new IllegalArgumentException("not HOST:PORT: " + text + " (give both, as in login1:4000)");
     }
     return parse(text, "unused");
   }

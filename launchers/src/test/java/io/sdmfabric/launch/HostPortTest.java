@@ -18,7 +18,7 @@ class HostPortTest {
   @Test
   void badEndpointsAreRefusedSayingWhy() {
     assertEquals(
-        "not HOST:PORT: login1 (HOST:PORT, with a colon between them)",
+        "not HOST:PORT: login1 (give both, as in login1:4000)",
         assertThrows(IllegalArgumentException.class, () -> HostPort.parse("login1")).getMessage());
     assertEquals(
         "not [HOST:]PORT: login1:http",
