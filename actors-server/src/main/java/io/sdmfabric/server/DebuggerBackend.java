@@ -3,6 +3,7 @@ package io.sdmfabric.server;
 import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Debugger;
 import io.sdmfabric.model.DebuggerException;
+import io.sdmfabric.model.Frame;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
@@ -73,8 +74,23 @@ public final class DebuggerBackend implements RankBackend {
             events.accept(Protos.event(new DebugEvent.Output(partial.toByteArray())));
             partial.reset();
           }
-          events.accept(Protos.event(event));
+          events.accept(Protos.event(withoutAddress(event)));
         });
+  }
+
+  /**
+   * Frames leave a rank without their program counters. Under address-space randomization (a
+   * program gdb attached to rather than started: every launched or attached rank) the same function
+   * sits at another address in every process, so equal stops and stacks would never merge; and no
+   * front-end shows the address, which says nothing the function, file and line do not. ({@code gdb
+   * p $pc} still tells it.)
+   */
+  private static DebugEvent withoutAddress(DebugEvent event) {
+    if (event instanceof DebugEvent.Stopped s) {
+      return new DebugEvent.Stopped(
+          s.reason(), s.signal(), s.frame().withoutAddress(), s.threadId(), s.breakpointId());
+    }
+    return event;
   }
 
   @Override
@@ -137,9 +153,15 @@ public final class DebuggerBackend implements RankBackend {
       case TERMINATE:
         return ok(debugger.kill());
       case LIST_FRAMES:
-        return cached(c, debugger.frames(), Protos::frames);
+        return cached(
+            c,
+            debugger.frames(),
+            frames -> Protos.frames(frames.stream().map(Frame::withoutAddress).toList()));
       case SELECT_FRAME:
-        return cached(c, debugger.selectFrame(c.getSelectFrame().getLevel()), Protos::frame);
+        return cached(
+            c,
+            debugger.selectFrame(c.getSelectFrame().getLevel()),
+            frame -> Protos.frame(frame.withoutAddress()));
       case STACK_DEPTH:
         return cached(c, debugger.stackDepth(), Protos::depth);
       case EVALUATE:

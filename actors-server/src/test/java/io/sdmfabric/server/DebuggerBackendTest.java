@@ -74,6 +74,38 @@ class DebuggerBackendTest {
   }
 
   @Test
+  void framesLeaveWithoutTheirAddressesSoThatRandomizedProcessesStillMerge() throws Exception {
+    SimulatedDebugger debugger = SimulatedDebugger.direct(SimulatedProgram.defaults(), 2, 8);
+    DebuggerBackend b = new DebuggerBackend(debugger);
+    List<EventBody> stops = new ArrayList<>();
+    b.subscribe(stops::add);
+    b.execute(
+            CommandBody.newBuilder()
+                .setStartSession(
+                    StartSessionCmd.newBuilder()
+                        .setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
+                .build())
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
+    debugger.insertBreakpoint(BreakpointSpec.at("compute")).get(10, TimeUnit.SECONDS);
+    b.execute(empty(CommandBody.newBuilder().setRun(Empty.getDefaultInstance())))
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
+    // The debugger itself knows the program counters.
+    assertTrue(debugger.frames().get(10, TimeUnit.SECONDS).get(0).address() != 0);
+    EventBody frames =
+        b.execute(empty(CommandBody.newBuilder().setListFrames(Empty.getDefaultInstance())))
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS)
+            .body();
+    assertTrue(frames.getFrames().getFramesCount() > 1);
+    frames.getFrames().getFramesList().forEach(f -> assertEquals(0, f.getAddress(), f.toString()));
+    EventBody stop = stops.stream().filter(EventBody::hasSuspended).findFirst().orElseThrow();
+    assertEquals("compute", stop.getSuspended().getFrame().getFunction());
+    assertEquals(0, stop.getSuspended().getFrame().getAddress());
+  }
+
+  @Test
   void aDebuggerErrorIsAnErrorReplyWithItsText() throws Exception {
     EventBody reply =
         run(

@@ -27,6 +27,11 @@ public record Frame(
     }
   }
 
+  /** This frame without its program counter, which is 0 in the copy. */
+  public Frame withoutAddress() {
+    return address == 0 ? this : new Frame(level, 0, function, file, line, library);
+  }
+
   /** Whether the frame has a source position. */
   public boolean hasSource() {
     return !file.isEmpty() && line > 0;
