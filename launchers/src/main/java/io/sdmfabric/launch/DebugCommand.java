@@ -12,17 +12,15 @@ import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.StartSessionCmd;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -107,21 +105,7 @@ final class DebugCommand implements Callable<Integer> {
       if (!load(session, renderer, resolved)) {
         return 1;
       }
-      if (script != null && !runLines(console, Files.readAllLines(script))) {
-        return 0;
-      }
-      if (interactive) {
-        terminal.run(console);
-      } else {
-        // Line by line as they come: a tool may drive the session through a pipe.
-        BufferedReader in =
-            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          if (!console.execute(line)) {
-            break;
-          }
-        }
-      }
+      ConsoleInput.run(console, Optional.ofNullable(script), Optional.ofNullable(terminal));
       return 0;
     }
   }
@@ -141,15 +125,5 @@ final class DebugCommand implements Callable<Integer> {
       any |= r.body().hasLoaded();
     }
     return any;
-  }
-
-  /** Runs lines until they end or one quits; false after quit. */
-  private static boolean runLines(Console console, List<String> lines) {
-    for (String line : lines) {
-      if (!console.execute(line)) {
-        return false;
-      }
-    }
-    return true;
   }
 }
