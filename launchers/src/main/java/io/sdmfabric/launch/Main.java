@@ -18,7 +18,9 @@ import picocli.CommandLine.Command;
       "  sdm debug -n 8 -x cmds.sdm --batch ./app",
       "  sdm stacks -n 16 --after 5s ./app   where is a hanging job stuck?",
       "  sdm debug --launcher mpirun -n 8 --oversubscribe -- ./app",
-      "  sdm stacks --launcher srun -n 64 -- ./app     under Slurm, an agent per node"
+      "  sdm stacks --launcher srun -n 64 -- ./app     under Slurm, an agent per node",
+      "  sdm attach 4711,4712 node2:5120      debug running processes of an MPI job",
+      "  sdm attach --slurm 1234              every process of Slurm job step 1234.0"
     })
 public final class Main implements Callable<Integer> {
 
@@ -62,6 +64,7 @@ public final class Main implements Callable<Integer> {
     CommandLine cl = new CommandLine(new Main());
     cl.addSubcommand(new DebugCommand(out, err));
     cl.addSubcommand(new StacksCommand(out, err));
+    cl.addSubcommand(new AttachCommand(out, err));
     cl.addSubcommand(new AgentCommand(err));
     // Everything after the program is the program's: sdm debug -n 4 ./app -v
     cl.getSubcommands().get("debug").setStopAtPositional(true);
