@@ -71,8 +71,12 @@ final class DistributedMaster {
       settings = ClusterSettings.at(spec.address(), 0, spec.transport());
     }
     if (spec.ownShutdown()) {
+      // Neither coordinated shutdown nor Artery may go down on their own at SIGTERM: the
+      // session's own hook still needs the tree to detach the ranks, then ends the master.
       settings =
-          ConfigFactory.parseString("pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off")
+          ConfigFactory.parseString(
+                  "pekko.jvm-shutdown-hooks = off\n"
+                      + "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off")
               .withFallback(settings);
     }
     ActorSystem<Session.Command> system =
