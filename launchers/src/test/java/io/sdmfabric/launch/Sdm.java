@@ -106,8 +106,8 @@ final class Sdm {
     return runWithEnv(Map.of(), input, args);
   }
 
-  /** Runs {@code sdm ARGS} with more environment variables. */
-  static Result runWithEnv(Map<String, String> env, String input, String... args) throws Exception {
+  /** The command line of {@code sdm ARGS}, from the fat jar. */
+  static List<String> command(String... args) {
     List<String> cmd =
         new ArrayList<>(
             List.of(
@@ -115,6 +115,12 @@ final class Sdm {
                 "-jar",
                 JAR.toString()));
     cmd.addAll(List.of(args));
+    return cmd;
+  }
+
+  /** Runs {@code sdm ARGS} with more environment variables. */
+  static Result runWithEnv(Map<String, String> env, String input, String... args) throws Exception {
+    List<String> cmd = command(args);
     Path out = Files.createTempFile("sdm-out", ".txt");
     Path err = Files.createTempFile("sdm-err", ".txt");
     ProcessBuilder builder =
