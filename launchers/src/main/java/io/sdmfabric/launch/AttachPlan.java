@@ -25,7 +25,9 @@ record AttachPlan(int size, RankSet ranks, Map<String, List<Rank>> hosts) {
 
   AttachPlan {
     Objects.requireNonNull(ranks, "ranks");
-    hosts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
+    Map<String, List<Rank>> copy = new LinkedHashMap<>();
+    hosts.forEach((host, pids) -> copy.put(host, List.copyOf(pids)));
+    hosts = java.util.Collections.unmodifiableMap(copy);
   }
 
   /**
