@@ -27,11 +27,13 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * Wires a tree whose servers live in agent JVMs, and repairs it when servers die. Agents register
- * their ranks' server actors; when every rank has registered, or at the wire-up timeout with the
- * ranks present, it gives each server its routing slice ({@link ServerNode.Attach}: its parent and
- * its children) and tells the session the tree is ready. A rank that never registered is served by
- * a stand-in in the master that answers every command with an error naming it, so that its subtree
- * still routes.
+ * their ranks' server actors; when every expected rank has registered (by default every rank of the
+ * job; a session attached to some ranks of a running job expects those), or at the wire-up timeout
+ * with the ranks present, it gives each server its routing slice ({@link ServerNode.Attach}: its
+ * parent and its children) and tells the session the tree is ready. An expected rank that never
+ * registered is served by a stand-in in the master that answers every command with an error naming
+ * it, so that its subtree still routes; a rank the session does not expect has a stand-in from the
+ * start that answers {@value #NOT_ATTACHED}.
  *
  * <p>It watches every registered server. When servers stop (an agent JVM killed: all of its servers
  * at once), each gets a stand-in in the master answering {@link ServerNode#RANK_LOST}, in the same
@@ -101,7 +103,14 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   /** The tree is wired; {@code missing} ranks never registered and answer with errors. */
   public record Ready(RankSet missing) implements NoSerializationVerificationNeeded {}
 
+  /**
+   * What the ranks a session does not expect answer: the same text for every rank, so that their
+   * errors merge into one line.
+   */
+  public static final String NOT_ATTACHED = "not attached";
+
   private final int size;
+  private final RankSet expected;
   private final FabricConfig config;
   private final ActorRef<ServerNode.Command> root;
   private final ActorRef<ServerNode.Up> rootParent;
@@ -117,6 +126,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   private Rendezvous(
       ActorContext<Command> context,
       int size,
+      RankSet expected,
       FabricConfig config,
       ActorRef<ServerNode.Command> root,
       ActorRef<ServerNode.Up> rootParent,
@@ -125,6 +135,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     super(context);
     this.secret = secret;
     this.size = size;
+    this.expected = expected;
     this.config = config;
     this.root = root;
     this.rootParent = rootParent;
@@ -133,23 +144,33 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   }
 
   /**
-   * A rendezvous for {@code size} ranks under {@code root} (a detached node 0 whose parent is
-   * {@code rootParent}), giving up waiting after {@code wireUp}, accepting agents that prove they
-   * know {@code secret}.
+   * A rendezvous for {@code size} ranks, waiting for the {@code expected} ones (a non-empty subset
+   * of {@code [0, size)}), under {@code root} (a detached node 0 whose parent is {@code
+   * rootParent}), giving up waiting after {@code wireUp}, accepting agents that prove they know
+   * {@code secret}.
+   *
+   * @throws IllegalArgumentException when {@code expected} is empty or reaches past the job
    */
   public static Behavior<Command> create(
       int size,
+      RankSet expected,
       FabricConfig config,
       ActorRef<ServerNode.Command> root,
       ActorRef<ServerNode.Up> rootParent,
       Duration wireUp,
       SessionSecret secret,
       Consumer<Ready> ready) {
+    Objects.requireNonNull(expected, "expected");
+    if (expected.isEmpty() || expected.last() >= size) {
+      throw new IllegalArgumentException(
+          "expected ranks " + expected + " are not a non-empty subset of 0-" + (size - 1));
+    }
     return Behaviors.withTimers(
         (TimerScheduler<Command> timers) -> {
           timers.startSingleTimer(WireUpTimeout.INSTANCE, wireUp);
           return Behaviors.setup(
-              context -> new Rendezvous(context, size, config, root, rootParent, secret, ready));
+              context ->
+                  new Rendezvous(context, size, expected, config, root, rootParent, secret, ready));
         });
   }
 
@@ -182,13 +203,18 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
         getContext()
             .getLog()
             .warn("agent {} registered rank {} outside 0-{}", r.agent(), rank, size - 1);
+      } else if (!expected.contains(rank)) {
+        getContext()
+            .getLog()
+            .warn(
+                "agent {} registered rank {}, which the session does not expect", r.agent(), rank);
       } else if (nodes[rank + 1] == null) {
         nodes[rank + 1] = e.getValue();
         registered++;
         getContext().watchWith(e.getValue(), new NodeStopped(e.getValue()));
       }
     }
-    if (registered == size) {
+    if (registered == expected.size()) {
       wire();
     }
     return this;
@@ -205,8 +231,10 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     wired = true;
     RankSet.Builder missing = RankSet.builder();
     for (int node = 1; node <= size; node++) {
-      if (nodes[node] == null) {
-        int rank = node - 1;
+      int rank = node - 1;
+      if (nodes[node] == null && !expected.contains(rank)) {
+        nodes[node] = standIn(node, "absent-", NOT_ATTACHED);
+      } else if (nodes[node] == null) {
         missing.add(rank);
         nodes[node] =
             standIn(

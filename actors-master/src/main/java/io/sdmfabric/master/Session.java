@@ -129,7 +129,24 @@ public final class Session extends AbstractBehavior<Session.Command> {
    */
   public static Behavior<Command> distributed(
       int size, FabricConfig config, Duration wireUp, SessionSecret secret) {
+    return distributed(size, RankSet.all(size), config, wireUp, secret);
+  }
+
+  /**
+   * A distributed session of {@code size} ranks of which agents serve only the {@code expected}
+   * ones (e.g. the ranks of a running job that a front-end attaches to): the tree is wired as soon
+   * as those have registered, and every other rank answers {@value Rendezvous#NOT_ATTACHED}.
+   *
+   * @throws IllegalArgumentException when {@code expected} is empty or reaches past the job
+   */
+  public static Behavior<Command> distributed(
+      int size, RankSet expected, FabricConfig config, Duration wireUp, SessionSecret secret) {
     requireRanks(size);
+    Objects.requireNonNull(expected, "expected");
+    if (expected.isEmpty() || expected.last() >= size) {
+      throw new IllegalArgumentException(
+          "expected ranks " + expected + " are not a non-empty subset of 0-" + (size - 1));
+    }
     return Behaviors.setup(
         context ->
             new Session(
@@ -143,6 +160,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
                   ctx.spawn(
                       Rendezvous.create(
                           size,
+                          expected,
                           config,
                           root,
                           up,

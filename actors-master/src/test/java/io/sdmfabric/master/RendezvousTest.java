@@ -1,6 +1,7 @@
 package io.sdmfabric.master;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
@@ -25,6 +26,7 @@ import java.util.function.Consumer;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -82,27 +84,30 @@ class RendezvousTest {
   /** Starts the session and its three agents, and waits for the tree. */
   private void start() {
     int n = ++sessions;
-    session =
-        testKit.spawn(
-            Session.distributed(SIZE, FabricConfig.defaults(), WAIT, secret), "session-" + n);
+    ActorRef<Rendezvous.Command> rendezvous =
+        startSession(Session.distributed(SIZE, FabricConfig.defaults(), WAIT, secret), n);
+    agent(rendezvous, "A-" + n, RankSet.range(0, 3));
+    agent(rendezvous, "B-" + n, AGENT_B);
+    agent(rendezvous, "C-" + n, RankSet.of(4, 6, 7));
+    assertEquals(
+        RankSet.empty(), events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
+  }
+
+  /** Starts a session, subscribes to its events, and finds its rendezvous. */
+  private ActorRef<Rendezvous.Command> startSession(Behavior<Session.Command> behavior, int n) {
+    session = testKit.spawn(behavior, "session-" + n);
     events = testKit.createTestProbe();
     session.tell(new Session.Subscribe(events.ref()));
     // Once the session has answered something, it has made its rendezvous.
     TestProbe<SessionEvent> started = testKit.createTestProbe();
     session.tell(new Session.Submit(PRINT_RANK, RankSet.empty(), Duration.ZERO, started.ref()));
     started.expectMessageClass(SessionEvent.Rejected.class, WAIT);
-    ActorRef<Rendezvous.Command> rendezvous =
-        Adapter.toTyped(
-            Adapter.toClassic(testKit.system())
-                .actorSelection(Adapter.toClassic(session).path().child(Session.RENDEZVOUS))
-                .resolveOne(WAIT)
-                .toCompletableFuture()
-                .join());
-    agent(rendezvous, "A-" + n, RankSet.range(0, 3));
-    agent(rendezvous, "B-" + n, AGENT_B);
-    agent(rendezvous, "C-" + n, RankSet.of(4, 6, 7));
-    assertEquals(
-        RankSet.empty(), events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
+    return Adapter.toTyped(
+        Adapter.toClassic(testKit.system())
+            .actorSelection(Adapter.toClassic(session).path().child(Session.RENDEZVOUS))
+            .resolveOne(WAIT)
+            .toCompletableFuture()
+            .join());
   }
 
   private void agent(ActorRef<Rendezvous.Command> rendezvous, String name, RankSet ranks) {
@@ -163,6 +168,51 @@ class RendezvousTest {
       assertEquals(RankSet.of(rank), replies.get(text(rank)), replies.toString());
     }
     assertEquals(survivors.size() + 1, replies.size(), replies.toString());
+  }
+
+  @Test
+  void aSessionOfSomeRanksIsWiredOnceTheyRegisterAndTheOthersAnswerNotAttached() {
+    int n = ++sessions;
+    RankSet attached = RankSet.of(5, 9);
+    // A wire-up timeout far beyond the test's bounds: the tree must not wait for it.
+    ActorRef<Rendezvous.Command> rendezvous =
+        startSession(
+            Session.distributed(16, attached, FabricConfig.defaults(), Duration.ofHours(1), secret),
+            n);
+    agent(rendezvous, "A-" + n, RankSet.of(3)); // not expected: ignored
+    agent(rendezvous, "B-" + n, RankSet.of(5));
+    events.expectNoMessage(Duration.ofMillis(300));
+    agent(rendezvous, "C-" + n, RankSet.of(9));
+    assertEquals(
+        RankSet.empty(), events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
+
+    TestProbe<SessionEvent> probe = testKit.createTestProbe();
+    session.tell(new Session.Submit(PRINT_RANK, RankSet.all(16), Duration.ZERO, probe.ref()));
+    probe.expectMessageClass(SessionEvent.Accepted.class, WAIT);
+    Map<EventBody, RankSet> replies = replies(probe);
+    assertEquals(
+        Map.of(
+            text(5),
+            RankSet.of(5),
+            text(9),
+            RankSet.of(9),
+            Protos.error(Rendezvous.NOT_ATTACHED),
+            RankSet.all(16).minus(attached)),
+        replies);
+  }
+
+  @Test
+  void expectedRanksMustBeSomeOfTheJobs() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            Session.distributed(
+                4, RankSet.of(4), FabricConfig.defaults(), Duration.ofSeconds(1), secret));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            Session.distributed(
+                4, RankSet.empty(), FabricConfig.defaults(), Duration.ofSeconds(1), secret));
   }
 
   @Test

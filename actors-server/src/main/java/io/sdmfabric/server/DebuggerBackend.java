@@ -200,6 +200,8 @@ public final class DebuggerBackend implements RankBackend {
       case INPUT:
         debugger.writeInput(c.getInput().getBytes().toByteArray());
         return CompletableFuture.completedFuture(OK);
+      case DETACH:
+        return debugger.detach().thenApply(v -> DETACHED);
       case KIND_NOT_SET:
       default:
         throw new DebuggerException("unknown command: " + c.getKindCase());
@@ -208,6 +210,7 @@ public final class DebuggerBackend implements RankBackend {
 
   private static final ReplyBody OK = ReplyBody.of(Protos.ok());
   private static final ReplyBody RUNNING = ReplyBody.of(Protos.running());
+  private static final ReplyBody DETACHED = ReplyBody.of(Protos.detached());
 
   private static CompletableFuture<ReplyBody> ok(CompletableFuture<Void> done) {
     return done.thenApply(v -> OK);

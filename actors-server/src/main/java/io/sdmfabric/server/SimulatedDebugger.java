@@ -76,6 +76,8 @@ import java.util.function.Supplier;
  *   <li>{@link #cli} knows {@code info breakpoints}, {@code backtrace} ({@code bt}, {@code where}),
  *       {@code print} ({@code p}; always {@code $1}), {@code whatis} and {@code help}.
  *   <li>{@link #writeInput} is ignored: the program reads no input.
+ *   <li>{@link #detach} leaves a live process (it needs one, as gdb does): pending events are
+ *       dropped and every later request fails with {@link Debugger#DETACHED}.
  *   <li>After {@link #close} every request fails with {@code gdb was closed} and pending events are
  *       dropped; after {@link #end}, with the reason given.
  * </ul>
@@ -94,6 +96,7 @@ public final class SimulatedDebugger implements Debugger {
   private static final byte RUNNING = 5;
   private static final byte HUNG = 6;
   private static final byte CLOSED = 7;
+  private static final byte DETACHED = 8;
 
   private static final int THREAD_ID = 1;
   private static final long STACK_BASE = 0x7fffffffe400L;
@@ -566,6 +569,19 @@ public final class SimulatedDebugger implements Debugger {
   @Override
   public void writeInput(byte[] bytes) {}
 
+  /** Leaves the live process to itself; pending events are dropped. */
+  @Override
+  public CompletableFuture<Void> detach() {
+    return call(
+        () -> {
+          requireLive();
+          epoch++;
+          state = DETACHED;
+          extras = null;
+          return null;
+        });
+  }
+
   /** Ends the process without an event; idempotent. */
   @Override
   public void close() {
@@ -697,7 +713,7 @@ public final class SimulatedDebugger implements Debugger {
   private void deliver(int e, byte after, DebugEvent... events) {
     executor.execute(
         () -> {
-          if (epoch != e || state == CLOSED) {
+          if (epoch != e || state == CLOSED || state == DETACHED) {
             return;
           }
           state = after;
@@ -1252,8 +1268,14 @@ public final class SimulatedDebugger implements Debugger {
     return extras;
   }
 
-  /** Completes at once with the supplier's result, or fails with its DebuggerException. */
-  private static <T> CompletableFuture<T> call(Supplier<T> request) {
+  /**
+   * Completes at once with the supplier's result, or fails with its DebuggerException; after {@link
+   * #detach}, fails with {@link Debugger#DETACHED} without asking.
+   */
+  private <T> CompletableFuture<T> call(Supplier<T> request) {
+    if (state == DETACHED) {
+      return CompletableFuture.failedFuture(new DebuggerException(Debugger.DETACHED));
+    }
     try {
       return CompletableFuture.completedFuture(request.get());
     } catch (DebuggerException e) {

@@ -137,6 +137,28 @@ class DebuggerBackendTest {
   }
 
   @Test
+  void detachRepliesDetachedAndLaterCommandsSaySo() throws Exception {
+    CommandBody detach = CommandBody.newBuilder().setDetach(Empty.getDefaultInstance()).build();
+    run(
+        CommandBody.newBuilder()
+            .setStartSession(
+                StartSessionCmd.newBuilder().setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
+            .build());
+    assertEquals(
+        Protos.error("The program is not being run."), run(detach), "nothing to detach from yet");
+    run(
+        CommandBody.newBuilder()
+            .setSetBreakpoint(Protos.toProto(BreakpointSpec.at("compute")))
+            .build());
+    run(empty(CommandBody.newBuilder().setRun(Empty.getDefaultInstance())));
+    assertEquals(Protos.detached(), run(detach));
+    assertEquals(
+        Protos.error(io.sdmfabric.model.Debugger.DETACHED),
+        run(empty(CommandBody.newBuilder().setListFrames(Empty.getDefaultInstance()))));
+    assertEquals(Protos.error(io.sdmfabric.model.Debugger.DETACHED), run(detach));
+  }
+
+  @Test
   void anEmptyCommandIsAnErrorReply() throws Exception {
     assertEquals(
         Protos.error("unknown command: KIND_NOT_SET"), run(CommandBody.newBuilder().build()));

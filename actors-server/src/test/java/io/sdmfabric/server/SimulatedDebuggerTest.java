@@ -560,6 +560,34 @@ class SimulatedDebuggerTest {
   }
 
   @Test
+  void aDetachedDebuggerDropsPendingEventsAndFailsEveryLaterRequest() {
+    ArrayDeque<Runnable> queue = new ArrayDeque<>();
+    SimulatedDebugger d = new SimulatedDebugger(DEFAULT, 0, 1, queue::add);
+    d.subscribe(events);
+    get(d.load(LaunchSpec.of("sim")));
+    assertEquals("The program is not being run.", error(d.detach()));
+    get(d.insertBreakpoint(BreakpointSpec.at("main")));
+    get(d.run());
+    get(d.detach());
+    queue.forEach(Runnable::run);
+    assertTrue(events.events.isEmpty(), events.events.toString());
+    for (CompletableFuture<?> f :
+        List.of(
+            d.frames(),
+            d.run(),
+            d.resume(),
+            d.kill(),
+            d.evaluate("x"),
+            d.load(LaunchSpec.of("sim")),
+            d.cli("bt"),
+            d.detach())) {
+      assertEquals(io.sdmfabric.model.Debugger.DETACHED, error(f));
+    }
+    d.close();
+    assertEquals("gdb was closed", error(d.frames()));
+  }
+
+  @Test
   void runWritesTheConfiguredOutputFirst() {
     SimulatedProgram program =
         SimulatedProgram.builder().withOutput("hello from rank {rank} of {size}\n").build();

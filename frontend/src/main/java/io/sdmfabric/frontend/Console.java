@@ -132,6 +132,9 @@ public final class Console {
           // Until their exit is reported the ranks count as running, so that wait waits for it.
           resume(word, ranks, CommandBody.newBuilder().setTerminate(EMPTY).build());
           return true;
+        case DETACH:
+          detach(word, ranks);
+          return true;
         case BACKTRACE:
           backtrace(word, ranks);
           return true;
@@ -254,6 +257,31 @@ public final class Console {
     for (RankReply r : replies) {
       if (r.body().hasError()) {
         table.resumeFailed(r.ranks(), before);
+      }
+    }
+  }
+
+  /** Detaches from the ranks' processes; those that did are detached for good. */
+  private void detach(String word, RankSet ranks) throws InterruptedException {
+    for (RankReply r : call(word, "", ranks, CommandBody.newBuilder().setDetach(EMPTY).build())) {
+      if (r.body().hasDetached()) {
+        table.put(r.ranks(), ProcessTable.State.DETACHED, "");
+      }
+    }
+  }
+
+  /**
+   * Asks every rank of {@code ranks} where it is and records it as stopped there, without showing
+   * anything: for processes the session attached to, which the attach stopped without an event. A
+   * rank that answers with an error (its debugger could not attach) is recorded in error, with why.
+   */
+  public void recordStops(RankSet ranks) throws InterruptedException {
+    for (RankReply r : exchange(ranks, CommandBody.newBuilder().setListFrames(EMPTY).build())) {
+      if (r.body().hasFrames() && r.body().getFrames().getFramesCount() > 0) {
+        String where = Protos.fromProto(r.body().getFrames().getFrames(0)).describe();
+        table.put(r.ranks(), ProcessTable.State.STOPPED, where);
+      } else if (r.body().hasError()) {
+        table.put(r.ranks(), ProcessTable.State.ERROR, r.body().getError().getMessage());
       }
     }
   }

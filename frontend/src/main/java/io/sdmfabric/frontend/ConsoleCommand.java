@@ -85,6 +85,7 @@ public sealed interface ConsoleCommand {
     FINISH,
     INTERRUPT,
     KILL,
+    DETACH,
     BACKTRACE,
     LOCALS,
     ARGS,

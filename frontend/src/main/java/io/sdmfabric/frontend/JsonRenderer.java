@@ -49,6 +49,7 @@ public final class JsonRenderer implements Renderer {
       case OK, RUNNING -> {
         return;
       }
+      case DETACHED -> m = event("detached", reply.ranks());
       case LOADED -> {
         m = event("loaded", reply.ranks());
         m.put("program", b.getLoaded().getProgram());

@@ -13,10 +13,10 @@ import java.util.Objects;
 
 /**
  * What the front-end knows of each rank's state: not started, running, stopped (and where), exited,
- * lost (its server is gone), or in error (its debugger ended on its own, and why). Lost and error
- * are final, but a rank in error can still be lost. Fed with the session's events; answers {@code
- * procs} and {@code wait}. Thread-safe: events arrive on the session's thread, questions on the
- * console's.
+ * detached (its process runs on without a debugger), lost (its server is gone), or in error (its
+ * debugger ended on its own, and why). Detached, lost and error are final, but a rank that is
+ * detached or in error can still be lost. Fed with the session's events; answers {@code procs} and
+ * {@code wait}. Thread-safe: events arrive on the session's thread, questions on the console's.
  */
 public final class ProcessTable {
 
@@ -26,6 +26,7 @@ public final class ProcessTable {
     RUNNING,
     STOPPED,
     EXITED,
+    DETACHED,
     LOST,
     ERROR
   }
@@ -104,6 +105,23 @@ public final class ProcessTable {
     notifyAll();
   }
 
+  /**
+   * Records ranks' state as the front-end learned it outside the session's events: stopped where an
+   * attach left them, detached, or in error. Lost ranks stay lost.
+   */
+  public synchronized void put(RankSet ranks, State state, String location) {
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(location, "location");
+    ranks.forEach(
+        r -> {
+          if (r < states.length && states[r] != State.LOST) {
+            states[r] = state;
+            locations[r] = location;
+          }
+        });
+    notifyAll();
+  }
+
   /** Marks ranks lost (their server is gone). */
   public synchronized void lose(RankSet ranks) {
     ranks.forEach(
@@ -168,7 +186,10 @@ public final class ProcessTable {
   private void set(RankSet ranks, State state, String location) {
     ranks.forEach(
         r -> {
-          if (r < states.length && states[r] != State.LOST && states[r] != State.ERROR) {
+          if (r < states.length
+              && states[r] != State.LOST
+              && states[r] != State.ERROR
+              && states[r] != State.DETACHED) {
             states[r] = state;
             locations[r] = location;
           }

@@ -29,6 +29,7 @@ public final class TextRenderer implements Renderer {
     EventBody b = reply.body();
     switch (b.getKindCase()) {
       case OK, RUNNING -> {}
+      case DETACHED -> out.println(ranks + "detached");
       case ERROR -> out.println(ranks + "error: " + b.getError().getMessage());
       case LOADED ->
           out.println(

@@ -61,6 +61,7 @@ class ConsoleParserTest {
     "finish, FINISH",
     "interrupt, INTERRUPT",
     "kill, KILL",
+    "detach, DETACH",
     "bt, BACKTRACE",
     "where, BACKTRACE",
     "locals, LOCALS",

@@ -62,4 +62,33 @@ class ProcessTableTest {
     assertEquals(RankSet.empty(), table.awaitNotRunning(RankSet.all(2), 60_000));
     ender.join();
   }
+
+  @Test
+  void detachedIsFinalUntilLostAndNotRunning() throws Exception {
+    ProcessTable table = stoppedAtCompute(3);
+    table.put(RankSet.of(1, 2), ProcessTable.State.DETACHED, "");
+    table.markRunning(RankSet.all(3));
+    table.apply(event(RankSet.all(3), DebugEvent.Exited.withCode(0)));
+    assertEquals(
+        List.of(
+            new ProcessTable.Row(ProcessTable.State.EXITED, "exit code 0", RankSet.of(0)),
+            new ProcessTable.Row(ProcessTable.State.DETACHED, "", RankSet.of(1, 2))),
+        table.rows(RankSet.all(3)));
+    assertEquals(RankSet.empty(), table.awaitNotRunning(RankSet.all(3), 0));
+    table.lose(RankSet.of(2));
+    table.put(RankSet.of(2), ProcessTable.State.DETACHED, "");
+    assertEquals(RankSet.of(2), table.ranksIn(ProcessTable.State.LOST, RankSet.all(3)));
+  }
+
+  @Test
+  void putRecordsWhatAnAttachFound() {
+    ProcessTable table = new ProcessTable(4);
+    table.put(RankSet.of(1, 3), ProcessTable.State.STOPPED, COMPUTE.describe());
+    table.put(RankSet.of(0, 2), ProcessTable.State.DETACHED, "not attached");
+    assertEquals(
+        List.of(
+            new ProcessTable.Row(ProcessTable.State.DETACHED, "not attached", RankSet.of(0, 2)),
+            new ProcessTable.Row(ProcessTable.State.STOPPED, COMPUTE.describe(), RankSet.of(1, 3))),
+        table.rows(RankSet.all(4)));
+  }
 }

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** How the end of a rank's debugger shows, as text and as JSON. */
+/** How the end of a rank's debugger, and a detach, show as text and as JSON. */
 class RenderersTest {
   private static final String WHY = "gdb exited unexpectedly (killed by SIGKILL)";
   private static final RankReply ENDED =
@@ -58,5 +58,21 @@ class RenderersTest {
                 + "\",\"ranks\":\"3\"}]}",
             ""),
         out);
+  }
+
+  private static String renderReply(Function<PrintStream, Renderer> make, RankReply reply) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    make.apply(new PrintStream(bytes, true, StandardCharsets.UTF_8)).reply("detach", "", reply);
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aDetachShowsAsDetachedWithItsRanks() {
+    RankReply detached = new RankReply(RankSet.of(0, 1, 2, 5), Protos.detached());
+    assertEquals(
+        "[0-2,5] detached" + System.lineSeparator(), renderReply(TextRenderer::new, detached));
+    assertEquals(
+        "{\"event\":\"detached\",\"ranks\":\"0-2,5\"}" + System.lineSeparator(),
+        renderReply(JsonRenderer::new, detached));
   }
 }

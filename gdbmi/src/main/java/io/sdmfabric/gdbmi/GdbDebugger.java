@@ -42,8 +42,17 @@ public final class GdbDebugger implements Debugger {
   private final Events events;
   private final GdbDriver driver;
 
-  /** What was attached at its exec ({@link #attachAtExec}); null for a program gdb runs itself. */
+  /**
+   * What was attached, at its exec ({@link #attachAtExec}) or running ({@link #attach}); null for a
+   * program gdb runs itself.
+   */
   private volatile ProgramInfo attached;
+
+  /** Attached to a process that was running already ({@link #attach}): never end it. */
+  private volatile boolean leaveRunning;
+
+  /** Detached from the process ({@link #detach}): every request fails. */
+  private volatile boolean detached;
 
   private GdbDebugger(Events events, GdbDriver driver) {
     this.events = events;
@@ -100,25 +109,80 @@ public final class GdbDebugger implements Debugger {
     // or later, when the program starts its first thread. A SIGSTOP means nothing to a program
     // under a debugger: swallow it for good.
     CompletableFuture<String> ran =
-        driver
-            .send(MiCommand.of("-target-attach").param(Long.toString(pid)))
+        send(MiCommand.of("-target-attach").param(Long.toString(pid)))
             .thenCompose(r -> cliReply("handle SIGSTOP nostop noprint nopass"))
             .thenCompose(r -> cliReply(stopAtExec))
-            .thenCompose(r -> driver.send("-exec-continue"))
+            .thenCompose(r -> send("-exec-continue"))
             .thenCompose(r -> exec);
     return ran.thenCompose(
             stopped ->
                 cliReply(restore)
-                    .thenCompose(r -> driver.send("-list-thread-groups"))
+                    .thenCompose(r -> send("-list-thread-groups"))
                     .thenCombine(
-                        driver
-                            .send("-file-list-exec-source-file")
-                            .handle((reply, error) -> error == null),
+                        send("-file-list-exec-source-file").handle((reply, error) -> error == null),
                         (groups, symbols) -> new ProgramInfo(executable(groups, program), symbols)))
         .whenComplete(
             (info, error) -> {
               events.execWaiter = null;
               attached = info;
+            });
+  }
+
+  /**
+   * Attaches to process {@code pid}, which runs already (a rank of a job started without sdm), and
+   * stops it where it is. From then on {@link #load} answers what was attached, {@link #run} is
+   * refused (the program runs already: {@link #resume} continues it), {@link #kill} ends it, and
+   * {@link #detach} and {@link #close} leave it running, as do gdb's death and the JVM's exit (see
+   * {@link GdbDriver#leaveProgramRunning}). The attach's own stop is no event: it is the state the
+   * attach leaves the process in, and comes before anyone can be told. Fails with gdb's message
+   * when the process cannot be attached (it is gone, or traced already, or not the user's).
+   */
+  public CompletableFuture<ProgramInfo> attach(long pid) {
+    // Before gdb touches it: whatever happens from now on, the process is never killed by sdm.
+    driver.leaveProgramRunning();
+    leaveRunning = true;
+    CompletableFuture<String> stop = new CompletableFuture<>();
+    events.attachWaiter = stop;
+    CompletableFuture<MiReply> attaching =
+        send(MiCommand.of("-target-attach").param(Long.toString(pid)));
+    attaching.whenComplete(
+        (r, error) -> {
+          if (error != null) {
+            stop.completeExceptionally(error);
+          }
+        });
+    return attaching
+        .thenCompose(r -> stop)
+        .thenCompose(
+            stopped ->
+                send("-list-thread-groups")
+                    .thenCombine(
+                        programHasSources(),
+                        (groups, symbols) ->
+                            new ProgramInfo(
+                                executable(groups, Path.of("/proc", Long.toString(pid), "exe")),
+                                symbols)))
+        .whenComplete(
+            (info, error) -> {
+              events.attachWaiter = null;
+              attached = info;
+            });
+  }
+
+  /**
+   * Whether the program (not its shared libraries, which may have debug info installed) has source
+   * files: gdb lists the program's objfile first.
+   */
+  private CompletableFuture<Boolean> programHasSources() {
+    return send("-file-list-exec-source-files --group-by-objfile")
+        .handle(
+            (reply, error) -> {
+              if (error != null) {
+                return false;
+              }
+              List<MiValue> objfiles = reply.results().list("files").items();
+              return !objfiles.isEmpty()
+                  && !GdbResults.asTuple(objfiles.get(0)).list("sources").items().isEmpty();
             });
   }
 
@@ -136,7 +200,9 @@ public final class GdbDebugger implements Debugger {
   @Override
   public CompletableFuture<ProgramInfo> load(LaunchSpec spec) {
     ProgramInfo started = attached;
-    if (started != null) {
+    if (detached) {
+      return CompletableFuture.failedFuture(new DebuggerException(DETACHED));
+    } else if (started != null) {
       return CompletableFuture.completedFuture(started);
     }
     String program =
@@ -149,12 +215,11 @@ public final class GdbDebugger implements Debugger {
     } catch (IllegalArgumentException e) {
       return CompletableFuture.failedFuture(new DebuggerException(e.getMessage()));
     }
-    CompletableFuture<MiReply> loaded =
-        driver.send(MiCommand.of("-file-exec-and-symbols").param(program));
+    CompletableFuture<MiReply> loaded = send(MiCommand.of("-file-exec-and-symbols").param(program));
     List<CompletableFuture<MiReply>> settings = new ArrayList<>();
-    settings.add(driver.send(arguments));
+    settings.add(send(arguments));
     settings.add(
-        driver.send(
+        send(
             MiCommand.of("-gdb-set")
                 .param("cwd")
                 .param(spec.workingDirectory().toAbsolutePath().toString())));
@@ -163,7 +228,7 @@ public final class GdbDebugger implements Debugger {
     }
     // Without debug info gdb has no "current source file" and answers with an error.
     CompletableFuture<Boolean> debugInfo =
-        driver.send("-file-list-exec-source-file").handle((reply, error) -> error == null);
+        send("-file-list-exec-source-file").handle((reply, error) -> error == null);
     return loaded
         .thenCombine(
             CompletableFuture.allOf(settings.toArray(CompletableFuture[]::new)),
@@ -173,6 +238,13 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<Void> run() {
+    if (leaveRunning && !detached) {
+      return CompletableFuture.failedFuture(
+          new DebuggerException(
+              events.exitReported
+                  ? "the program has ended; it was started outside sdm and cannot be run again"
+                  : "the program is running already (sdm attached to it): use continue"));
+    }
     if (attached != null) {
       if (events.exitReported) {
         return CompletableFuture.failedFuture(
@@ -230,7 +302,7 @@ public final class GdbDebugger implements Debugger {
       c.option("-i").param(spec.ignoreCount());
     }
     c.param(spec.location().toString());
-    return driver.send(c).thenApply(r -> GdbResults.breakpoint(r.results().tuple("bkpt")));
+    return send(c).thenApply(r -> GdbResults.breakpoint(r.results().tuple("bkpt")));
   }
 
   @Override
@@ -248,8 +320,7 @@ public final class GdbDebugger implements Debugger {
           case READ -> Breakpoint.Kind.READ_WATCHPOINT;
           case ACCESS -> Breakpoint.Kind.ACCESS_WATCHPOINT;
         };
-    return driver
-        .send(c)
+    return send(c)
         .thenApply(
             r -> {
               MiTuple w =
@@ -275,18 +346,17 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<Void> deleteBreakpoint(int id) {
-    return done(driver.send(MiCommand.of("-break-delete").param(id)));
+    return done(send(MiCommand.of("-break-delete").param(id)));
   }
 
   @Override
   public CompletableFuture<Void> enableBreakpoint(int id, boolean enabled) {
-    return done(driver.send(MiCommand.of(enabled ? "-break-enable" : "-break-disable").param(id)));
+    return done(send(MiCommand.of(enabled ? "-break-enable" : "-break-disable").param(id)));
   }
 
   @Override
   public CompletableFuture<List<Breakpoint>> breakpoints() {
-    return driver
-        .send("-break-list")
+    return send("-break-list")
         .thenApply(
             r -> {
               List<Breakpoint> list = new ArrayList<>();
@@ -299,33 +369,28 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<List<Frame>> frames() {
-    return driver
-        .send("-stack-list-frames")
-        .thenApply(r -> GdbResults.frames(r.results().list("stack")));
+    return send("-stack-list-frames").thenApply(r -> GdbResults.frames(r.results().list("stack")));
   }
 
   @Override
   public CompletableFuture<Frame> selectFrame(int level) {
     // gdb 13 selects a level past the outermost frame and then describes a frame "??": check the
     // depth first (counting at most level + 1 frames) and refuse as gdb's CLI does.
-    return driver
-        .send(MiCommand.of("-stack-info-depth").param(level + 1))
+    return send(MiCommand.of("-stack-info-depth").param(level + 1))
         .thenCompose(
             depth -> {
               if (Integer.parseInt(depth.results().string("depth")) <= level) {
                 throw new DebuggerException("No frame at level " + level + ".");
               }
-              return driver.send(MiCommand.of("-stack-select-frame").param(level));
+              return send(MiCommand.of("-stack-select-frame").param(level));
             })
-        .thenCompose(r -> driver.send("-stack-info-frame"))
+        .thenCompose(r -> send("-stack-info-frame"))
         .thenApply(r -> GdbResults.frame(r.results().tuple("frame")));
   }
 
   @Override
   public CompletableFuture<Integer> stackDepth() {
-    return driver
-        .send("-stack-info-depth")
-        .thenApply(r -> Integer.parseInt(r.results().string("depth")));
+    return send("-stack-info-depth").thenApply(r -> Integer.parseInt(r.results().string("depth")));
   }
 
   @Override
@@ -339,8 +404,7 @@ public final class GdbDebugger implements Debugger {
   }
 
   private CompletableFuture<List<Value>> variables(boolean arguments) {
-    return driver
-        .send("-stack-list-variables --simple-values")
+    return send("-stack-list-variables --simple-values")
         .thenApply(
             r -> {
               List<Value> values = new ArrayList<>();
@@ -362,9 +426,8 @@ public final class GdbDebugger implements Debugger {
    */
   @Override
   public CompletableFuture<List<Value>> globals() {
-    CompletableFuture<MiReply> sources =
-        driver.send("-file-list-exec-source-files --group-by-objfile");
-    CompletableFuture<MiReply> variables = driver.send("-symbol-info-variables");
+    CompletableFuture<MiReply> sources = send("-file-list-exec-source-files --group-by-objfile");
+    CompletableFuture<MiReply> variables = send("-symbol-info-variables");
     return sources.thenCombine(variables, this::programSymbols).thenCompose(this::evaluateAll);
   }
 
@@ -401,8 +464,7 @@ public final class GdbDebugger implements Debugger {
   }
 
   private CompletableFuture<Value> global(String name, String type) {
-    return driver
-        .send(MiCommand.of("-data-evaluate-expression").param(name))
+    return send(MiCommand.of("-data-evaluate-expression").param(name))
         .handle(
             (reply, error) -> {
               String text =
@@ -419,10 +481,9 @@ public final class GdbDebugger implements Debugger {
     // print shows; print's own text is fetched only for composites (where the object shows
     // "{...}"), and print's error when the object cannot be made, for gdb's own message.
     CompletableFuture<MiReply> created =
-        driver.send(MiCommand.of("-var-create").param("-").param("*").param(expression));
+        send(MiCommand.of("-var-create").param("-").param("*").param(expression));
     CompletableFuture<Integer> size =
-        driver
-            .send(MiCommand.of("-data-evaluate-expression").param("sizeof(" + expression + ")"))
+        send(MiCommand.of("-data-evaluate-expression").param("sizeof(" + expression + ")"))
             .handle((s, e) -> e == null ? parseSize(s) : 0);
     return created
         .handle(
@@ -432,7 +493,7 @@ public final class GdbDebugger implements Debugger {
               }
               if (var.results().optString("value").orElse("").isEmpty()) {
                 // Made, but without a value (e.g. a division by zero): print says why.
-                driver.send(MiCommand.of("-var-delete").param(var.results().string("name")));
+                send(MiCommand.of("-var-delete").param(var.results().string("name")));
                 return printed(expression, size);
               }
               return fromVariable(expression, var, size);
@@ -449,8 +510,7 @@ public final class GdbDebugger implements Debugger {
     Value.Kind kind = ValueKinds.classify(type, shown, childCount);
     CompletableFuture<String> text =
         kind.isComposite()
-            ? driver
-                .send(MiCommand.of("-data-evaluate-expression").param(expression))
+            ? send(MiCommand.of("-data-evaluate-expression").param(expression))
                 .thenApply(r -> r.results().string("value"))
             : CompletableFuture.completedFuture(shown);
     CompletableFuture<List<Value>> children =
@@ -462,12 +522,11 @@ public final class GdbDebugger implements Debugger {
             done ->
                 new Value(
                     expression, type, kind, size.join(), text.join(), childCount, children.join()))
-        .whenComplete((v, e) -> driver.send(MiCommand.of("-var-delete").param(name)));
+        .whenComplete((v, e) -> send(MiCommand.of("-var-delete").param(name)));
   }
 
   private CompletableFuture<Value> printed(String expression, CompletableFuture<Integer> size) {
-    return driver
-        .send(MiCommand.of("-data-evaluate-expression").param(expression))
+    return send(MiCommand.of("-data-evaluate-expression").param(expression))
         .thenCombine(
             size,
             (r, bytes) -> {
@@ -487,8 +546,7 @@ public final class GdbDebugger implements Debugger {
             .param(var)
             .param(0)
             .param(MAX_CHILDREN);
-    return driver
-        .send(c)
+    return send(c)
         .thenCompose(
             r -> {
               List<CompletableFuture<List<Value>>> parts = new ArrayList<>();
@@ -538,8 +596,7 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<List<ThreadInfo>> threads() {
-    return driver
-        .send("-thread-info")
+    return send("-thread-info")
         .thenApply(
             r -> {
               List<ThreadInfo> threads = new ArrayList<>();
@@ -552,9 +609,8 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<ThreadInfo> selectThread(int id) {
-    return driver
-        .send(MiCommand.of("-thread-select").param(id))
-        .thenCompose(r -> driver.send(MiCommand.of("-thread-info").param(id)))
+    return send(MiCommand.of("-thread-select").param(id))
+        .thenCompose(r -> send(MiCommand.of("-thread-info").param(id)))
         .thenApply(
             r -> GdbResults.thread(GdbResults.asTuple(r.results().list("threads").items().get(0))));
   }
@@ -574,8 +630,7 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<byte[]> readMemory(String address, int count) {
-    return driver
-        .send(MiCommand.of("-data-read-memory-bytes").param(address).param(count))
+    return send(MiCommand.of("-data-read-memory-bytes").param(address).param(count))
         .thenApply(
             r -> {
               ByteArrayOutputStream out = new ByteArrayOutputStream(count);
@@ -598,8 +653,7 @@ public final class GdbDebugger implements Debugger {
   @Override
   public CompletableFuture<Void> writeMemory(String address, byte[] bytes) {
     return done(
-        driver.send(
-            MiCommand.of("-data-write-memory-bytes").param(address).param(GdbResults.hex(bytes))));
+        send(MiCommand.of("-data-write-memory-bytes").param(address).param(GdbResults.hex(bytes))));
   }
 
   @Override
@@ -609,14 +663,42 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public void writeInput(byte[] bytes) {
-    driver.writeInput(bytes);
+    if (!detached) {
+      driver.writeInput(bytes);
+    }
   }
 
+  /**
+   * Detaches from a process this debugger {@linkplain #attach attached to}; refuses a process sdm
+   * started ({@link #load} and {@link #run}, or {@link #attachAtExec}), which ends with the
+   * session.
+   */
+  @Override
+  public CompletableFuture<Void> detach() {
+    if (!detached && !leaveRunning) {
+      return CompletableFuture.failedFuture(
+          new DebuggerException(
+              "sdm started this program and ends it with the session: detach is for processes"
+                  + " sdm attach attached to (kill ends it now)"));
+    }
+    return send("-target-detach")
+        .thenApply(
+            r -> {
+              detached = true;
+              return null;
+            });
+  }
+
+  /**
+   * Ends gdb. A program gdb runs, or followed from its exec, ends with it; one it {@linkplain
+   * #attach attached to} is detached and runs on.
+   */
   @Override
   public void close() {
     events.closing = true;
-    // gdb would detach from an attached program and leave it running: end it first.
-    if (attached != null) {
+    // gdb would detach from a program attached at its exec and leave it running: sdm started it,
+    // so it ends it first.
+    if (attached != null && !leaveRunning) {
       driver
           .inferiorPid()
           .ifPresent(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
@@ -624,12 +706,23 @@ public final class GdbDebugger implements Debugger {
     driver.close();
   }
 
+  /** Sends to gdb, unless the debugger has detached: then fails with {@link Debugger#DETACHED}. */
+  private CompletableFuture<MiReply> send(String command) {
+    return detached
+        ? CompletableFuture.failedFuture(new DebuggerException(DETACHED))
+        : driver.send(command);
+  }
+
+  private CompletableFuture<MiReply> send(MiCommand command) {
+    return send(command.text());
+  }
+
   private CompletableFuture<MiReply> cliReply(String command) {
-    return driver.send(MiCommand.of("-interpreter-exec").param("console").param(command));
+    return send(MiCommand.of("-interpreter-exec").param("console").param(command));
   }
 
   private CompletableFuture<Void> run(String command) {
-    return done(driver.send(command));
+    return done(send(command));
   }
 
   private static CompletableFuture<Void> done(CompletableFuture<MiReply> reply) {
@@ -671,6 +764,7 @@ public final class GdbDebugger implements Debugger {
     volatile boolean killRequested;
     volatile boolean exitReported;
     volatile CompletableFuture<String> execWaiter;
+    volatile CompletableFuture<String> attachWaiter;
     volatile GdbDriver driver;
     volatile boolean closing;
 
@@ -708,6 +802,11 @@ public final class GdbDebugger implements Debugger {
       CompletableFuture<String> exec = execWaiter;
       if (exec != null) {
         onStoppedBeforeExec(exec, reason, t);
+        return;
+      }
+      CompletableFuture<String> attach = attachWaiter;
+      if (attach != null && !attach.isDone()) {
+        attach.complete(reason); // the attach's own stop
         return;
       }
       switch (reason) {

@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * code chained on a future runs on the delivery thread, where it must not block either.
  *
  * <p>The program runs on a pseudo-terminal of its own, so its output never mixes with MI. gdb and
- * the program end on {@link #close}, when gdb dies, and when the JVM exits.
+ * the program end on {@link #close}, when gdb dies, and when the JVM exits; unless gdb {@linkplain
+ * #leaveProgramRunning attached to a program that was already running}, which is then detached and
+ * left running in all three cases.
  */
 public final class GdbDriver implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GdbDriver.class);
@@ -61,6 +63,7 @@ public final class GdbDriver implements AutoCloseable {
   private final Deque<String> stderrTail = new ArrayDeque<>(); // guarded by itself
   private final CompletableFuture<Void> exited = new CompletableFuture<>();
   private volatile long inferiorPid = -1;
+  private volatile boolean leaveProgram;
   private volatile boolean closing; // written under the pending lock
   private boolean dead; // guarded by the pending lock
   private volatile String deathReason = "";
@@ -197,6 +200,17 @@ public final class GdbDriver implements AutoCloseable {
     return pid > 0 ? OptionalLong.of(pid) : OptionalLong.empty();
   }
 
+  /**
+   * From now on the program is not gdb's to end: it was running before gdb attached to it. {@link
+   * #close} detaches from it (gdb removes its breakpoints and lets it go), gdb's death leaves it to
+   * the kernel (which lets a tracee go when its tracer dies) and the JVM's exit ends gdb with
+   * SIGTERM, on which gdb detaches as it quits. Never SIGKILL such a gdb while its program runs
+   * with breakpoints inserted: the program would die of the next SIGTRAP.
+   */
+  void leaveProgramRunning() {
+    leaveProgram = true;
+  }
+
   /** Whether gdb is running. */
   public boolean isAlive() {
     return !exited.isDone();
@@ -209,7 +223,9 @@ public final class GdbDriver implements AutoCloseable {
 
   /**
    * Ends gdb and the program: asks gdb to exit, kills it after a grace period, and kills the
-   * program if it is still there. Completes when both are gone; never fails.
+   * program if it is still there. A program gdb {@linkplain #leaveProgramRunning attached to} is
+   * detached instead, and gdb gets a SIGTERM (on which it detaches as it quits) before the SIGKILL.
+   * Completes when gdb is gone; never fails.
    */
   public CompletableFuture<Void> closeAsync() {
     synchronized (pending) {
@@ -219,6 +235,9 @@ public final class GdbDriver implements AutoCloseable {
       }
       closing = true;
     }
+    if (leaveProgram) {
+      send("-target-detach"); // fails harmlessly when there is nothing to detach from
+    }
     send("-gdb-exit");
     Thread killer = new Thread(this::awaitEndOrKill, "gdb-" + gdb.pid() + "-close");
     killer.setDaemon(true);
@@ -226,7 +245,7 @@ public final class GdbDriver implements AutoCloseable {
     return exited;
   }
 
-  /** Ends gdb and the program, waiting a few seconds at most. */
+  /** Ends gdb and the program (or leaves the program), waiting a few seconds at most. */
   @Override
   public void close() {
     try {
@@ -239,7 +258,12 @@ public final class GdbDriver implements AutoCloseable {
 
   private void awaitEndOrKill() {
     try {
-      if (!gdb.waitFor(3, TimeUnit.SECONDS)) {
+      if (!gdb.waitFor(3, TimeUnit.SECONDS) && leaveProgram) {
+        log.warn("gdb {} did not exit in time; ending it with SIGTERM", gdb.pid());
+        gdb.destroy();
+        gdb.waitFor(3, TimeUnit.SECONDS);
+      }
+      if (gdb.isAlive()) {
         log.warn("gdb {} did not exit in time; killing it", gdb.pid());
         gdb.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
       }
@@ -473,17 +497,41 @@ public final class GdbDriver implements AutoCloseable {
     }
   }
 
+  /** Kills the program, unless it is one gdb attached to ({@link #leaveProgramRunning}). */
   private void killInferior() {
     long pid = inferiorPid;
-    if (pid > 0) {
+    if (pid > 0 && !leaveProgram) {
       ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }
   }
 
+  /**
+   * The JVM is going: every gdb ends at once, with what it started. A gdb attached to a running
+   * program gets SIGTERM instead, detaches as it quits, and is waited for a few seconds (then
+   * killed), so that the program it leaves is never caught with breakpoints in it.
+   */
   private static void killAllLive() {
+    List<GdbDriver> leaving = new ArrayList<>();
     for (GdbDriver d : LIVE) {
-      d.killInferior();
-      d.gdb.destroyForcibly();
+      if (d.leaveProgram) {
+        d.gdb.destroy();
+        leaving.add(d);
+      } else {
+        d.killInferior();
+        d.gdb.destroyForcibly();
+      }
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    for (GdbDriver d : leaving) {
+      try {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !d.gdb.waitFor(left, TimeUnit.NANOSECONDS)) {
+          d.gdb.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        d.gdb.destroyForcibly();
+      }
     }
   }
 

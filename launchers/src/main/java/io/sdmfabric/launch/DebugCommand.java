@@ -6,16 +6,14 @@ import io.sdmfabric.frontend.Renderer;
 import io.sdmfabric.frontend.SessionClient;
 import io.sdmfabric.frontend.TextRenderer;
 import io.sdmfabric.server.FabricConfig;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -99,32 +97,8 @@ final class DebugCommand implements Callable<Integer> {
       if (!ProgramLoad.load(session, renderer, resolved, args)) {
         return 1;
       }
-      if (script != null && !runLines(console, Files.readAllLines(script))) {
-        return 0;
-      }
-      if (interactive) {
-        terminal.run(console);
-      } else {
-        // Line by line as they come: a tool may drive the session through a pipe.
-        BufferedReader in =
-            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          if (!console.execute(line)) {
-            break;
-          }
-        }
-      }
+      ConsoleInput.run(console, Optional.ofNullable(script), Optional.ofNullable(terminal));
       return 0;
     }
-  }
-
-  /** Runs lines until they end or one quits; false after quit. */
-  private static boolean runLines(Console console, List<String> lines) {
-    for (String line : lines) {
-      if (!console.execute(line)) {
-        return false;
-      }
-    }
-    return true;
   }
 }

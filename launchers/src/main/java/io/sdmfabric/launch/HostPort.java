@@ -51,7 +51,8 @@ public record HostPort(String host, int port) {
    */
   public static HostPort parse(String text) {
     if (!text.contains(":")) {
-      throw new IllegalArgumentException("not HOST:PORT: " + text + " (give both, as in login1:4000)");
+      throw new IllegalArgumentException(
+          "not HOST:PORT: " + text + " (give both, as in login1:4000)");
     }
     return parse(text, "unused");
   }

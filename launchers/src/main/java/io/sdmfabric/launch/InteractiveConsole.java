@@ -1,6 +1,5 @@
 package io.sdmfabric.launch;
 
-import io.sdmfabric.frontend.Console;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -31,11 +30,6 @@ final class InteractiveConsole implements AutoCloseable {
   /** Where the console's output goes: whole lines, above the prompt. */
   PrintStream output() {
     return new PrintStream(new AbovePrompt(reader), true, StandardCharsets.UTF_8);
-  }
-
-  /** Reads and runs lines until {@code quit} or end of input ({@code ^D}). */
-  void run(Console console) {
-    run(() -> "sdm [" + console.focus() + "]> ", console::execute);
   }
 
   /**

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,26 +24,7 @@ final class LaunchOptions {
       description = "start the job with this launcher, one agent JVM per node (default: none)")
   String launcher;
 
-  @Option(
-      names = "--transport",
-      paramLabel = "NAME",
-      description =
-          "between the JVMs of a launched job: tcp, aeron-udp or tls-tcp (default: ${DEFAULT-VALUE})")
-  String transport = "tcp";
-
-  @Option(
-      names = "--address",
-      paramLabel = "HOST",
-      description = "this host's address as the job's nodes reach it (default: ${DEFAULT-VALUE})")
-  String address = ClusterSettings.localAddress();
-
-  @Option(
-      names = "--wire-up",
-      paramLabel = "SECONDS",
-      description =
-          "how long to wait for every rank of a launched job; then go on with those there"
-              + " (default: ${DEFAULT-VALUE})")
-  int wireUpSeconds = 120;
+  @Mixin DistributedOptions distributed = new DistributedOptions();
 
   /** The launcher's own options, from before {@code --} on the command line. */
   List<String> launcherOptions = new ArrayList<>();
@@ -66,9 +48,7 @@ final class LaunchOptions {
       List<GdbDebugger> gdbs = GdbFleet.start(size, GdbOptions.defaults());
       return new EmbeddedSession(gdbs, config);
     }
-    if (wireUpSeconds < 1) {
-      throw new IllegalArgumentException("--wire-up needs at least 1 second");
-    }
+    Duration wireUp = distributed.wireUp();
     return LaunchedSession.start(
         new LaunchedSession.Spec(
             JobLauncher.named(launcher),
@@ -76,9 +56,9 @@ final class LaunchOptions {
             size,
             program,
             args,
-            ClusterSettings.Transport.named(transport),
-            address,
-            Duration.ofSeconds(wireUpSeconds),
+            distributed.artery(),
+            distributed.address,
+            wireUp,
             config),
         err);
   }

@@ -5,21 +5,14 @@ import io.sdmfabric.frontend.SessionClient;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -29,8 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.Join;
 
 /**
  * A session whose ranks a real launcher starts (mpirun or srun): the master runs in this JVM, the
@@ -68,15 +59,14 @@ final class LaunchedSession implements SessionClient {
 
   private final Spec spec;
   private final PrintStream err;
+  private volatile DistributedMaster distributed;
   private volatile MasterClient master;
   private RankSet missing = RankSet.empty();
-  private final SessionSecret secret = SessionSecret.random();
   private final Path spool;
   private final OutputMerger output;
   private final ArrayDeque<String> launcherLines = new ArrayDeque<>();
   private final CompletableFuture<JobLauncher.SlurmJob> slurmJob = new CompletableFuture<>();
   private volatile boolean closing;
-  private SessionKeystore keystore;
   private Thread shutdownHook;
   private Process ranks;
   private Process agents;
@@ -95,21 +85,17 @@ final class LaunchedSession implements SessionClient {
 
   /** The master, a cluster of one until the agents join. */
   private MasterClient startMaster() throws IOException {
-    com.typesafe.config.Config settings;
-    if (spec.transport() == ClusterSettings.Transport.TLS_TCP) {
-      keystore = SessionKeystore.generate(secret);
-      settings = ClusterSettings.at(spec.address(), 0, keystore);
-    } else {
-      settings = ClusterSettings.at(spec.address(), 0, spec.transport());
-    }
-    ActorSystem<Session.Command> system =
-        ActorSystem.create(
-            Session.distributed(spec.size(), spec.config(), spec.wireUp(), secret),
-            ClusterSettings.SYSTEM,
-            settings);
-    Cluster cluster = Cluster.get(system);
-    cluster.manager().tell(Join.create(cluster.selfMember().address()));
-    return new MasterClient(system);
+    distributed =
+        DistributedMaster.start(
+            new DistributedMaster.Spec(
+                spec.size(),
+                RankSet.all(spec.size()),
+                spec.transport(),
+                spec.address(),
+                spec.wireUp(),
+                spec.config(),
+                false));
+    return distributed.client();
   }
 
   private void publish(RankReply event) {
@@ -161,10 +147,7 @@ final class LaunchedSession implements SessionClient {
     if (launcher == JobLauncher.SRUN) {
       job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
     }
-    Map<String, String> env = new java.util.HashMap<>(Map.of(SessionSecret.ENV, secret.hex()));
-    if (keystore != null) {
-      env.put(SessionKeystore.ENV, keystore.base64());
-    }
+    Map<String, String> env = distributed.agentSecrets();
     agents =
         start(
             launcher.agents(spec.launcherOptions(), job, List.copyOf(env.keySet()), agentCommand()),
@@ -185,63 +168,12 @@ final class LaunchedSession implements SessionClient {
 
   /** The agent's java command line, for every node. */
   private List<String> agentCommand() {
-    List<String> c = new ArrayList<>();
-    c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // An agent mostly waits on gdb: the client compiler alone starts it sooner on few cores.
-    c.add("-XX:+UseSerialGC");
-    c.add("-XX:TieredStopAtLevel=1");
-    // The class-data archive sdm itself starts with (see ./sdm), where the node has it too.
-    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (arg.startsWith("-XX:SharedArchiveFile=") || arg.startsWith("-Xlog:cds")) {
-        c.add(arg);
-      }
-    }
-    if (spec.transport() == ClusterSettings.Transport.AERON_UDP) {
-      c.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
-    }
-    c.add("-cp");
-    List<String> path = new ArrayList<>();
-    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-      path.add(Path.of(entry).toAbsolutePath().toString());
-    }
-    c.add(String.join(File.pathSeparator, path));
-    c.add(Main.class.getName());
-    c.add("agent");
-    c.addAll(
-        List.of(
-            "--master",
-            spec.address()
-                + ":"
-                + Cluster.get(master.system()).selfMember().address().getPort().get(),
-            "--size",
-            Integer.toString(spec.size()),
-            "--spool",
-            spool.toString(),
-            "--program",
-            spec.program(),
-            "--transport",
-            spec.transport().artery(),
-            "--wire-up",
-            Long.toString(spec.wireUp().toSeconds())));
-    return c;
+    return distributed.agentCommand(
+        List.of("--spool", spool.toString(), "--program", spec.program()));
   }
 
   private Process start(List<String> command, Map<String, String> env) throws IOException {
-    ProcessBuilder b =
-        new ProcessBuilder(command)
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-    b.environment().putAll(env);
-    try {
-      return b.start();
-    } catch (IOException e) {
-      throw new IOException(
-          "cannot run "
-              + command.get(0)
-              + ": is it installed and on the PATH? ("
-              + e.getMessage()
-              + ")",
-          e);
-    }
+    return ChildProcesses.start(command, env, false);
   }
 
   /** Waits for {@code f} while both launchers run and the wire-up time lasts. */
@@ -313,21 +245,7 @@ final class LaunchedSession implements SessionClient {
   }
 
   private static void pump(InputStream in, Consumer<String> lines, String name) {
-    Thread t =
-        new Thread(
-            () -> {
-              try (BufferedReader r =
-                  new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                  lines.accept(line);
-                }
-              } catch (IOException e) {
-                // The launcher is gone.
-              }
-            },
-            name);
-    t.setDaemon(true);
-    t.start();
+    ChildProcesses.pump(in, lines, name);
   }
 
   @Override
@@ -379,7 +297,7 @@ final class LaunchedSession implements SessionClient {
     MasterClient m = master;
     if (m != null) {
       m.onEvent(e -> {});
-      m.terminate();
+      distributed.close();
     }
     // Both launchers at once: the agents end their gdbs and ranks, the ranks' launcher its ranks.
     Thread ranksEnd = new Thread(() -> end(ranks, 10), "end-ranks");
@@ -391,26 +309,10 @@ final class LaunchedSession implements SessionClient {
       Thread.currentThread().interrupt();
     }
     new RankSpool(spool).delete();
-    if (keystore != null) {
-      keystore.close();
-    }
   }
 
   /** SIGTERM to {@code p}, SIGKILL to it and its descendants after {@code grace} seconds. */
   private static void end(Process p, int grace) {
-    if (p == null) {
-      return;
-    }
-    List<ProcessHandle> tree = new ArrayList<>(p.descendants().toList());
-    p.destroy();
-    try {
-      if (!p.waitFor(grace, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        p.waitFor(5, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    tree.forEach(ProcessHandle::destroyForcibly);
+    ChildProcesses.end(p, grace);
   }
 }

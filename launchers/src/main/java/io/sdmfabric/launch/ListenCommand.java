@@ -1,12 +1,10 @@
 package io.sdmfabric.launch;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -79,24 +77,11 @@ final class ListenCommand implements Callable<Integer> {
         Thread hook = new Thread(console::close, "end-sessions");
         Runtime.getRuntime().addShutdownHook(hook);
         console.start();
-        if (script != null) {
-          for (String line : Files.readAllLines(script)) {
-            if (!console.execute(line)) {
-              return 0;
-            }
-          }
-        }
-        if (interactive) {
-          terminal.run(console::prompt, console::execute);
-        } else {
-          BufferedReader in =
-              new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-          for (String line = in.readLine(); line != null; line = in.readLine()) {
-            if (!console.execute(line)) {
-              break;
-            }
-          }
-        }
+        ConsoleInput.run(
+            console::prompt,
+            console::execute,
+            Optional.ofNullable(script),
+            Optional.ofNullable(terminal));
         try {
           Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {

@@ -21,7 +21,9 @@ import picocli.CommandLine.Command;
       "  sdm stacks --launcher srun -n 64 -- ./app     under Slurm, an agent per node",
       "  sdm connect srun -n 4 ./app    in a batch script: ask a front-end to debug the job",
       "  sdm listen                     on the desktop: accept requests of sdm connect",
-      "  sdm relay --listen 7000 --to desktop:7001     on a login node: forward to a front-end"
+      "  sdm relay --listen 7000 --to desktop:7001     on a login node: forward to a front-end",
+      "  sdm attach 4711,4712 node2:5120      debug running processes of an MPI job",
+      "  sdm attach --slurm 1234              every process of Slurm job step 1234.0"
     })
 public final class Main implements Callable<Integer> {
 
@@ -65,6 +67,7 @@ public final class Main implements Callable<Integer> {
     CommandLine cl = new CommandLine(new Main());
     cl.addSubcommand(new DebugCommand(out, err));
     cl.addSubcommand(new StacksCommand(out, err));
+    cl.addSubcommand(new AttachCommand(out, err));
     cl.addSubcommand(new AgentCommand(err));
     cl.addSubcommand(new ConnectCommand(err));
     cl.addSubcommand(new ListenCommand(out, err));

@@ -20,8 +20,19 @@ import java.util.function.Consumer;
  *
  * <p>A debugger that ends on its own (not through {@link #close}) reports it with a last {@link
  * DebugEvent.DebuggerEnded}; pending and later requests fail with its reason.
+ *
+ * <p>A debugger either started its process (loaded and ran it, or followed it from its exec) or
+ * attached to a process that was already running. A process it started ends with it; one it
+ * attached to is never ended by the debugger unless {@link #kill} says so: {@link #detach} and
+ * {@link #close} leave it running.
  */
 public interface Debugger extends AutoCloseable {
+
+  /**
+   * The message every request fails with once the debugger has {@linkplain #detach detached}: the
+   * same on every rank, so that the replies of many ranks merge.
+   */
+  String DETACHED = "detached: the process runs on without a debugger";
 
   /** Sets the listener for events; replaces any earlier one. */
   void subscribe(Consumer<DebugEvent> listener);
@@ -107,7 +118,19 @@ public interface Debugger extends AutoCloseable {
   /** Writes bytes to the program's standard input. */
   void writeInput(byte[] bytes);
 
-  /** Ends the debugger and the program, at once; never throws. */
+  /**
+   * Detaches from the process and leaves it running, as if no debugger had been there (breakpoints
+   * removed, a stopped process continued). The debugger stays, without a process: every later
+   * request, {@code detach} included, fails with {@link #DETACHED}. Fails when there is no process
+   * to detach from. An implementation may refuse to detach from a process it started itself ({@code
+   * GdbDebugger} does: what sdm starts, sdm ends).
+   */
+  CompletableFuture<Void> detach();
+
+  /**
+   * Ends the debugger at once; never throws. A process the debugger started ends with it; one it
+   * attached to is detached and runs on.
+   */
   @Override
   void close();
 }

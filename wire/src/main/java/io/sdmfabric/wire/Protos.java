@@ -698,6 +698,11 @@ public final class Protos {
     return EventBody.newBuilder().setBreakpoints(b).build();
   }
 
+  /** The reply of a debugger that detached from its process and left it running. */
+  public static EventBody detached() {
+    return EventBody.newBuilder().setDetached(Empty.getDefaultInstance()).build();
+  }
+
   /** The report that the process runs. Same as {@code event(new DebugEvent.Resumed())}. */
   public static EventBody running() {
     return EventBody.newBuilder().setRunning(Empty.getDefaultInstance()).build();

@@ -444,7 +444,12 @@ class ProtosTest {
   @Test
   void repliesThatAreNotDebugEventsAreRejected() {
     for (EventBody body :
-        List.of(Protos.ok(), Protos.error("x"), Protos.depth(3), EventBody.getDefaultInstance())) {
+        List.of(
+            Protos.ok(),
+            Protos.error("x"),
+            Protos.depth(3),
+            Protos.detached(),
+            EventBody.getDefaultInstance())) {
       assertThrows(IllegalArgumentException.class, () -> Protos.debugEvent(body));
     }
   }
@@ -458,6 +463,7 @@ class ProtosTest {
     SignalInfo s = new SignalInfo("SIGINT", true, true, false, "Interrupt");
 
     assertEquals(EventBody.KindCase.OK, Protos.ok().getKindCase());
+    assertEquals(EventBody.KindCase.DETACHED, Protos.detached().getKindCase());
     assertEquals("no symbol", Protos.error("no symbol").getError().getMessage());
     assertEquals(bp, Protos.fromProto(Protos.breakpoint(bp).getBreakpoint()));
     assertEquals(

@@ -1,0 +1,96 @@
+package io.sdmfabric.frontend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The console over a session that answers from a script: what {@code detach} and an attach's {@link
+ * Console#recordStops} leave in the process table.
+ */
+class ConsoleTest {
+  private static final Frame SLEEP = new Frame(0, 0x7f00L, "nanosleep", "", 0, "libc.so.6");
+  private static final String NOT_ATTACHED = "gdb could not attach to pid 7: ptrace failed";
+
+  /** Four ranks: 0-2 attached and stopped in nanosleep, 3 without a debugger. */
+  private static final class Scripted implements SessionClient {
+    final List<CommandBody.KindCase> calls = new ArrayList<>();
+
+    @Override
+    public int size() {
+      return 4;
+    }
+
+    @Override
+    public CompletableFuture<List<RankReply>> call(
+        CommandBody command, RankSet dest, Duration timeout) {
+      calls.add(command.getKindCase());
+      RankSet attached = dest.intersect(RankSet.range(0, 3));
+      RankSet failed = dest.intersect(RankSet.of(3));
+      List<RankReply> replies = new ArrayList<>();
+      if (!failed.isEmpty()) {
+        replies.add(new RankReply(failed, Protos.error(NOT_ATTACHED)));
+      }
+      if (!attached.isEmpty()) {
+        replies.add(
+            new RankReply(
+                attached,
+                switch (command.getKindCase()) {
+                  case DETACH -> Protos.detached();
+                  case LIST_FRAMES -> Protos.frames(List.of(SLEEP));
+                  default -> Protos.error("unexpected " + command.getKindCase());
+                }));
+      }
+      return CompletableFuture.completedFuture(replies);
+    }
+
+    @Override
+    public void onEvent(Consumer<RankReply> events) {}
+
+    @Override
+    public void close() {}
+  }
+
+  private final Scripted session = new Scripted();
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final Console console =
+      new Console(session, new TextRenderer(new PrintStream(out, true, StandardCharsets.UTF_8)));
+
+  @Test
+  void recordStopsPutsAttachedRanksWhereTheyStoppedAndFailedOnesInErrorSilently() throws Exception {
+    console.recordStops(RankSet.all(4));
+    assertEquals(
+        List.of(
+            new ProcessTable.Row(ProcessTable.State.STOPPED, SLEEP.describe(), RankSet.range(0, 3)),
+            new ProcessTable.Row(ProcessTable.State.ERROR, NOT_ATTACHED, RankSet.of(3))),
+        console.table().rows(RankSet.all(4)));
+    assertEquals("", out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void detachMarksTheRanksThatDetachedAndShowsTheOthersErrors() throws Exception {
+    console.recordStops(RankSet.all(4));
+    console.execute("[1-3] detach");
+    assertEquals(
+        List.of(CommandBody.KindCase.LIST_FRAMES, CommandBody.KindCase.DETACH), session.calls);
+    assertEquals(
+        RankSet.of(1, 2), console.table().ranksIn(ProcessTable.State.DETACHED, RankSet.all(4)));
+    assertEquals(
+        RankSet.of(0), console.table().ranksIn(ProcessTable.State.STOPPED, RankSet.all(4)));
+    String shown = out.toString(StandardCharsets.UTF_8);
+    assertEquals(
+        List.of("[3] error: " + NOT_ATTACHED, "[1,2] detached"), shown.lines().toList(), shown);
+  }
+}

@@ -1,0 +1,173 @@
+package io.sdmfabric.launch;
+
+import io.sdmfabric.frontend.Console;
+import io.sdmfabric.frontend.JsonRenderer;
+import io.sdmfabric.frontend.ProcessTable;
+import io.sdmfabric.frontend.RankReply;
+import io.sdmfabric.frontend.Renderer;
+import io.sdmfabric.frontend.TextRenderer;
+import io.sdmfabric.master.Rendezvous;
+import io.sdmfabric.model.LaunchSpec;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.StartSessionCmd;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sdm attach}: debugs the running processes of an MPI job that sdm did not start, given by
+ * host and pid or as a Slurm job step, from the same console as {@code sdm debug}. Attaching stops
+ * each process where it is; {@code detach}, {@code quit}, the end of the input, Ctrl-C and SIGTERM
+ * leave every process running on unharmed. Only {@code kill} ends them.
+ */
+@Command(
+    name = "attach",
+    description =
+        "Debug the running processes of an MPI job: HOST:PID[,PID...] (PID alone: this host), or"
+            + " --slurm JOBID[.STEP]. They run on when sdm detaches or quits.",
+    mixinStandardHelpOptions = true)
+final class AttachCommand implements Callable<Integer> {
+  @Option(names = "-x", paramLabel = "FILE", description = "run the console commands in FILE first")
+  Path script;
+
+  @Option(names = "--batch", description = "detach and exit when the script and standard input end")
+  boolean batch;
+
+  @Option(names = "--json", description = "one JSON object per line for every event")
+  boolean json;
+
+  @Option(
+      names = "--event-window",
+      paramLabel = "MS",
+      description = "how long events of many ranks wait to merge (default: ${DEFAULT-VALUE})")
+  long eventWindowMs = 100;
+
+  @Option(
+      names = "--slurm",
+      paramLabel = "JOBID[.STEP]",
+      description = "attach to every process of this Slurm job step (default step: 0)")
+  String slurm;
+
+  @Option(
+      names = "--rsh",
+      paramLabel = "COMMAND",
+      description =
+          "how to reach other hosts' processes; the host and a command follow it"
+              + " (default: ${DEFAULT-VALUE})")
+  String rsh = "ssh";
+
+  @Mixin DistributedOptions distributed = new DistributedOptions();
+
+  @Parameters(
+      paramLabel = "TARGET",
+      arity = "0..*",
+      description = "HOST:PID[,PID...], or PID[,PID...] for processes of this host")
+  List<String> targets = new ArrayList<>();
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  AttachCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (targets.isEmpty() == (slurm == null)) {
+      err.println(
+          "sdm attach: give processes (HOST:PID[,PID...] or PID...) or --slurm JOBID[.STEP]");
+      return 2;
+    }
+    if (script != null && !Files.isReadable(script)) {
+      err.println("sdm: cannot read the script " + script);
+      return 2;
+    }
+    FabricConfig config = FabricConfig.defaults().withEventWindow(Duration.ofMillis(eventWindowMs));
+    AttachedSession session;
+    try {
+      AttachedSession.Spec spec =
+          new AttachedSession.Spec(
+              slurm == null ? Optional.of(AttachTargets.parse(targets)) : Optional.empty(),
+              slurm == null ? Optional.empty() : Optional.of(SlurmStep.parse(slurm)),
+              List.of(rsh.strip().split("\\s+")),
+              distributed.artery(),
+              distributed.address,
+              distributed.wireUp(),
+              config);
+      session = AttachedSession.start(spec, err);
+    } catch (IOException | IllegalArgumentException e) {
+      err.println("sdm: " + e.getMessage());
+      return 2;
+    }
+    boolean interactive = !batch && System.console() != null;
+    try (session;
+        InteractiveConsole terminal = interactive ? new InteractiveConsole() : null) {
+      PrintStream shown = interactive ? terminal.output() : out;
+      Renderer renderer = json ? new JsonRenderer(shown) : new TextRenderer(shown);
+      Console console = new Console(session, renderer);
+      RankSet attached = session.attached();
+      if (!show(session, renderer, attached)) {
+        return 1;
+      }
+      console.recordStops(attached);
+      RankSet others = RankSet.all(session.size()).minus(attached);
+      if (!others.isEmpty()) {
+        console.table().put(others, ProcessTable.State.DETACHED, Rendezvous.NOT_ATTACHED);
+        console.execute("focus " + attached);
+        renderer.info(
+            "attached to ranks "
+                + attached
+                + " of "
+                + session.size()
+                + "; commands go to them (the others answer \""
+                + Rendezvous.NOT_ATTACHED
+                + "\")");
+      }
+      ConsoleInput.run(console, Optional.ofNullable(script), Optional.ofNullable(terminal));
+      // quit or the end of the input: every rank still attached runs on without sdm.
+      RankSet still =
+          console
+              .table()
+              .ranksIn(ProcessTable.State.STOPPED, attached)
+              .union(console.table().ranksIn(ProcessTable.State.RUNNING, attached))
+              .union(console.table().ranksIn(ProcessTable.State.NOT_STARTED, attached));
+      if (!still.isEmpty()) {
+        console.execute("[" + still + "] detach");
+      }
+      return 0;
+    }
+  }
+
+  /** Shows what each rank attached to; false when no rank could be attached. */
+  private static boolean show(AttachedSession session, Renderer renderer, RankSet attached)
+      throws Exception {
+    // An attached rank answers what it attached to, whatever the launch says.
+    LaunchSpec spec = LaunchSpec.of("attached");
+    CommandBody load =
+        CommandBody.newBuilder()
+            .setStartSession(StartSessionCmd.newBuilder().setLaunch(Protos.toProto(spec)))
+            .build();
+    List<RankReply> replies = session.call(load, attached, Duration.ZERO).get(60, TimeUnit.SECONDS);
+    boolean any = false;
+    for (RankReply r : replies) {
+      renderer.reply("attach", "", r);
+      any |= r.body().hasLoaded();
+    }
+    return any;
+  }
+}
