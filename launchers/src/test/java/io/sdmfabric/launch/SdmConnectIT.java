@@ -63,18 +63,95 @@ class SdmConnectIT {
 
   /** Waits until sdm connect has left its request. */
   private void awaitRequest() throws Exception {
+    awaitRequests(1);
+  }
+
+  /** Waits until there are {@code count} requests; their ids, oldest first. */
+  private List<String> awaitRequests(int count) throws Exception {
     Path dir = home.resolve("connect");
     for (int i = 0; i < 300; i++) {
       if (Files.isDirectory(dir)) {
         try (Stream<Path> files = Files.list(dir)) {
-          if (files.anyMatch(f -> f.toString().endsWith(".request"))) {
-            return;
+          List<Path> requests = files.filter(f -> f.toString().endsWith(".request")).toList();
+          if (requests.size() >= count) {
+            return requests.stream()
+                .sorted(
+                    java.util.Comparator.comparing(
+                        f -> {
+                          try {
+                            return Files.getLastModifiedTime(f);
+                          } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                          }
+                        }))
+                .map(f -> f.getFileName().toString().replace(".request", ""))
+                .toList();
           }
         }
       }
       Thread.sleep(100);
     }
-    throw new AssertionError("no request appeared in " + dir);
+    throw new AssertionError("fewer than " + count + " requests appeared in " + dir);
+  }
+
+  @Test
+  void twoRequestsAreTwoSessionsOfOneFrontEnd() throws Exception {
+    assumeTrue(
+        Sdm.works("mpirun", "-n", "1", "true"),
+        "mpirun -n 1 true fails (as root it needs OMPI_ALLOW_RUN_AS_ROOT=1"
+            + " OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; dev/test sets them)");
+    assumeTrue(Sdm.works("mpicc", "--version"), "mpicc is not installed");
+    Map<String, String> env = env();
+    String program = Sdm.mpiExample("mpi_reduce").toString();
+    try (Sdm.Background first = new Sdm.Background(env, "connect", "mpirun", "-n", "2", program)) {
+      String a = awaitRequests(1).get(0);
+      try (Sdm.Background second =
+          new Sdm.Background(env, "connect", "mpirun", "-n", "3", program)) {
+        String b = awaitRequests(2).stream().filter(id -> !id.equals(a)).findFirst().orElseThrow();
+        Sdm.Result r =
+            Sdm.runWithEnv(
+                env,
+                String.join(
+                    "\n",
+                    "accept " + a,
+                    "break combine",
+                    "run",
+                    "wait 60",
+                    "accept " + b,
+                    "sessions",
+                    "break combine",
+                    "run",
+                    "wait 60",
+                    "print mine",
+                    "session 1",
+                    "print mine",
+                    "quit",
+                    "procs",
+                    "quit",
+                    "sessions",
+                    "exit",
+                    ""),
+                "listen",
+                "--batch");
+        assertEquals(0, r.exitCode(), r.toString());
+        contains(r.out(), "session 1: 2 ranks, mpirun", r);
+        contains(r.out(), "session 2: 3 ranks, mpirun", r);
+        contains(r.out(), "* session 2: 3 ranks", r);
+        contains(r.out(), "  session 1: 2 ranks", r);
+        // While both are open, each session's lines carry its number.
+        contains(r.out(), "{2} [2] mine = -3", r);
+        contains(r.out(), "{1} [1] mine = 2", r);
+        contains(r.out(), "session 1 ended: the master ended the session: the job has ended", r);
+        // Session 2 alone again: its lines are plain.
+        assertTrue(
+            r.out().lines().anyMatch(l -> l.startsWith("stopped ") && l.endsWith(" [0-2]")),
+            r.toString());
+        contains(r.out(), "session 2 ended: the master ended the session: the job has ended", r);
+        contains(r.out(), "no sessions", r);
+        assertEquals(0, first.await().exitCode());
+        assertEquals(0, second.await().exitCode());
+      }
+    }
   }
 
   @Test
