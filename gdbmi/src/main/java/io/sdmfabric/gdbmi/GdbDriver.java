@@ -203,9 +203,9 @@ public final class GdbDriver implements AutoCloseable {
   /**
    * From now on the program is not gdb's to end: it was running before gdb attached to it. {@link
    * #close} detaches from it (gdb removes its breakpoints and lets it go), gdb's death leaves it to
-   * the kernel (which lets a tracee go when its tracer dies) and the JVM's exit ends gdb with
-   * SIGTERM, on which gdb detaches as it quits. Never SIGKILL such a gdb while its program runs
-   * with breakpoints inserted: the program would die of the next SIGTRAP.
+   * the kernel (which lets a tracee go when its tracer dies) and the JVM's exit detaches as close
+   * does. Never SIGKILL such a gdb while its program runs with breakpoints inserted: the program
+   * would die of the next SIGTRAP.
    */
   void leaveProgramRunning() {
     leaveProgram = true;
@@ -507,29 +507,26 @@ public final class GdbDriver implements AutoCloseable {
 
   /**
    * The JVM is going: every gdb ends at once, with what it started. A gdb attached to a running
-   * program gets SIGTERM instead, detaches as it quits, and is waited for a few seconds (then
-   * killed), so that the program it leaves is never caught with breakpoints in it.
+   * program is closed as {@link #closeAsync} does (detach, then exit, then SIGTERM and SIGKILL if
+   * it lingers) and waited for a few seconds: gdb's own SIGTERM handling can leave a running
+   * program stopped, or with a breakpoint in it that the next SIGTRAP dies of.
    */
   private static void killAllLive() {
     List<GdbDriver> leaving = new ArrayList<>();
     for (GdbDriver d : LIVE) {
       if (d.leaveProgram) {
-        d.gdb.destroy();
+        d.closeAsync();
         leaving.add(d);
       } else {
         d.killInferior();
         d.gdb.destroyForcibly();
       }
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
     for (GdbDriver d : leaving) {
       try {
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || !d.gdb.waitFor(left, TimeUnit.NANOSECONDS)) {
-          d.gdb.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        d.exited.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (Exception e) {
         d.gdb.destroyForcibly();
       }
     }
