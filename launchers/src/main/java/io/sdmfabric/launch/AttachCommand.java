@@ -3,16 +3,11 @@ package io.sdmfabric.launch;
 import io.sdmfabric.frontend.Console;
 import io.sdmfabric.frontend.JsonRenderer;
 import io.sdmfabric.frontend.ProcessTable;
-import io.sdmfabric.frontend.RankReply;
 import io.sdmfabric.frontend.Renderer;
 import io.sdmfabric.frontend.TextRenderer;
 import io.sdmfabric.master.Rendezvous;
-import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.wire.Protos;
-import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.StartSessionCmd;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -22,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -121,7 +115,8 @@ final class AttachCommand implements Callable<Integer> {
       Renderer renderer = json ? new JsonRenderer(shown) : new TextRenderer(shown);
       Console console = new Console(session, renderer);
       RankSet attached = session.attached();
-      if (!show(session, renderer, attached)) {
+      // An attached rank answers what it attached to, whatever the launch says.
+      if (!ProgramLoad.load(session, renderer, "attached", List.of(), attached, "attach")) {
         return 1;
       }
       console.recordStops(attached);
@@ -151,23 +146,5 @@ final class AttachCommand implements Callable<Integer> {
       }
       return 0;
     }
-  }
-
-  /** Shows what each rank attached to; false when no rank could be attached. */
-  private static boolean show(AttachedSession session, Renderer renderer, RankSet attached)
-      throws Exception {
-    // An attached rank answers what it attached to, whatever the launch says.
-    LaunchSpec spec = LaunchSpec.of("attached");
-    CommandBody load =
-        CommandBody.newBuilder()
-            .setStartSession(StartSessionCmd.newBuilder().setLaunch(Protos.toProto(spec)))
-            .build();
-    List<RankReply> replies = session.call(load, attached, Duration.ZERO).get(60, TimeUnit.SECONDS);
-    boolean any = false;
-    for (RankReply r : replies) {
-      renderer.reply("attach", "", r);
-      any |= r.body().hasLoaded();
-    }
-    return any;
   }
 }

@@ -12,6 +12,7 @@ import io.sdmfabric.wire.proto.Role;
 import io.sdmfabric.wire.proto.Welcome;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.Props;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -56,23 +58,7 @@ final class ConnectCommand implements Callable<Integer> {
       description = "connect to the front-end through the relay at HOST:PORT (sdm relay)")
   String via;
 
-  @Option(
-      names = "--transport",
-      paramLabel = "NAME",
-      description = "between the job's JVMs: tcp, aeron-udp or tls-tcp (default: ${DEFAULT-VALUE})")
-  String transport = "tcp";
-
-  @Option(
-      names = "--address",
-      paramLabel = "HOST",
-      description = "this node's address as the job's nodes reach it (default: ${DEFAULT-VALUE})")
-  String address = ClusterSettings.localAddress();
-
-  @Option(
-      names = "--wire-up",
-      paramLabel = "SECONDS",
-      description = "how long to wait for every rank (default: ${DEFAULT-VALUE})")
-  int wireUpSeconds = 120;
+  @Mixin DistributedOptions distributed = new DistributedOptions();
 
   @Parameters(
       paramLabel = "LAUNCH COMMAND",
@@ -92,16 +78,23 @@ final class ConnectCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Optional<Duration> limit;
     LaunchLine line;
-    ClusterSettings.Transport artery;
+    LaunchedSession.Spec job;
     Optional<HostPort> relay;
     try {
       limit = timeout == null ? Optional.empty() : Optional.of(Durations.parse(timeout));
       line = LaunchLine.parse(command, System.getenv());
-      artery = ClusterSettings.Transport.named(transport);
       relay = via == null ? Optional.empty() : Optional.of(HostPort.parse(via));
-      if (wireUpSeconds < 1) {
-        throw new IllegalArgumentException("--wire-up needs at least 1 second");
-      }
+      job =
+          new LaunchedSession.Spec(
+              line.launcher(),
+              line.options(),
+              line.size(),
+              line.program(),
+              line.args(),
+              distributed.artery(),
+              distributed.address,
+              distributed.wireUp(),
+              FabricConfig.defaults());
     } catch (IllegalArgumentException e) {
       err.println("sdm connect: " + e.getMessage());
       return 2;
@@ -116,37 +109,34 @@ final class ConnectCommand implements Callable<Integer> {
     ConnectRequest request = ConnectRequest.fromHere(command);
     Thread hook = new Thread(() -> onSignal(dir, request), "withdraw-request");
     Runtime.getRuntime().addShutdownHook(hook);
-    dir.submit(request);
-    err.println(
-        "sdm connect: request "
-            + request.id()
-            + " waits for a front-end: accept it with sdm listen ("
-            + dir.dir().resolve(request.fileName())
-            + ")");
-    Optional<ConnectDirectory.Answer> answer = await(dir, request, limit);
-    if (answer.isEmpty()) {
-      dir.withdraw(request.id());
-      Runtime.getRuntime().removeShutdownHook(hook);
-      err.println(
-          "sdm connect: no front-end answered within "
-              + timeout
-              + "; request "
-              + request.id()
-              + " withdrawn");
-      return 1;
-    }
-    dir.withdraw(request.id());
-    if (answer.get() instanceof ConnectDirectory.Rejected r) {
-      Runtime.getRuntime().removeShutdownHook(hook);
-      err.println(
-          "sdm connect: reverse connect request rejected"
-              + (r.reason().isBlank() ? "" : ": " + r.reason()));
-      return 1;
-    }
-    ConnectDirectory.Accepted accepted = (ConnectDirectory.Accepted) answer.get();
     try {
-      return serve(request, accepted, relay, line, artery);
+      dir.submit(request);
+      err.println(
+          "sdm connect: request "
+              + request.id()
+              + " waits for a front-end: accept it with sdm listen ("
+              + dir.dir().resolve(request.fileName())
+              + ")");
+      Optional<ConnectDirectory.Answer> answer = await(dir, request, limit);
+      dir.withdraw(request.id());
+      if (answer.isEmpty()) {
+        err.println(
+            "sdm connect: no front-end answered within "
+                + timeout
+                + "; request "
+                + request.id()
+                + " withdrawn");
+        return 1;
+      }
+      if (answer.get() instanceof ConnectDirectory.Rejected r) {
+        err.println(
+            "sdm connect: reverse connect request rejected"
+                + (r.reason().isBlank() ? "" : ": " + r.reason()));
+        return 1;
+      }
+      return serve(request, (ConnectDirectory.Accepted) answer.get(), relay, line, job);
     } finally {
+      dir.withdraw(request.id());
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException e) {
@@ -164,7 +154,7 @@ final class ConnectCommand implements Callable<Integer> {
       if (answer.isPresent()) {
         return answer;
       }
-      if (!java.nio.file.Files.exists(dir.dir().resolve(request.fileName()))) {
+      if (!Files.exists(dir.dir().resolve(request.fileName()))) {
         return Optional.of(new ConnectDirectory.Rejected("the request file was removed"));
       }
       Thread.sleep(POLL_MS);
@@ -178,14 +168,14 @@ final class ConnectCommand implements Callable<Integer> {
       ConnectDirectory.Accepted accepted,
       Optional<HostPort> relay,
       LaunchLine line,
-      ClusterSettings.Transport artery)
+      LaunchedSession.Spec job)
       throws Exception {
     HostPort target;
     try {
       target =
           relay
               .or(() -> accepted.via().map(HostPort::parse))
-              .orElse(HostPort.parse(accepted.address()));
+              .orElseGet(() -> HostPort.parse(accepted.address()));
     } catch (IllegalArgumentException e) {
       err.println("sdm connect: the front-end's answer is not usable: " + e.getMessage());
       return 1;
@@ -205,19 +195,7 @@ final class ConnectCommand implements Callable<Integer> {
     toFrontEnd.println("master on " + request.host() + ": starting " + line.text());
     LaunchedSession s;
     try {
-      s =
-          LaunchedSession.start(
-              new LaunchedSession.Spec(
-                  line.launcher(),
-                  line.options(),
-                  line.size(),
-                  line.program(),
-                  line.args(),
-                  artery,
-                  address,
-                  Duration.ofSeconds(wireUpSeconds),
-                  FabricConfig.defaults()),
-              toFrontEnd);
+      s = LaunchedSession.start(job, toFrontEnd);
     } catch (IOException | RuntimeException e) {
       toFrontEnd.println("sdm connect: " + e.getMessage());
       progress.stop();

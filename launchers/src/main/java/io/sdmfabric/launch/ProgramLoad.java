@@ -21,16 +21,31 @@ final class ProgramLoad {
   /** Loads {@code program} with {@code args} on every rank; false when no rank could. */
   static boolean load(SessionClient session, Renderer renderer, String program, List<String> args)
       throws Exception {
+    return load(session, renderer, program, args, RankSet.all(session.size()), "load");
+  }
+
+  /**
+   * Loads {@code program} on {@code ranks}, showing the replies as those of the console command
+   * {@code word}; false when no rank could. Ranks a launcher started or an attach found answer with
+   * what they run, whatever the program named.
+   */
+  static boolean load(
+      SessionClient session,
+      Renderer renderer,
+      String program,
+      List<String> args,
+      RankSet ranks,
+      String word)
+      throws Exception {
     LaunchSpec spec = new LaunchSpec(program, args, Map.of(), Path.of("").toAbsolutePath());
     CommandBody load =
         CommandBody.newBuilder()
             .setStartSession(StartSessionCmd.newBuilder().setLaunch(Protos.toProto(spec)))
             .build();
-    List<RankReply> replies =
-        session.call(load, RankSet.all(session.size()), Duration.ZERO).get(60, TimeUnit.SECONDS);
+    List<RankReply> replies = session.call(load, ranks, Duration.ZERO).get(60, TimeUnit.SECONDS);
     boolean any = false;
     for (RankReply r : replies) {
-      renderer.reply("load", "", r);
+      renderer.reply(word, "", r);
       any |= r.body().hasLoaded();
     }
     return any;
