@@ -19,9 +19,9 @@ import picocli.CommandLine.Command;
       "  sdm stacks -n 16 --after 5s ./app   where is a hanging job stuck?",
       "  sdm debug --launcher mpirun -n 8 --oversubscribe -- ./app",
       "  sdm stacks --launcher srun -n 64 -- ./app     under Slurm, an agent per node",
-      "  sdm connect srun -n 4 ./app    in a batch script: ask a front-end to debug the job",
-      "  sdm listen                     on the desktop: accept requests of sdm connect",
-      "  sdm relay --listen 7000 --to desktop:7001     on a login node: forward to a front-end",
+      "  sdm connect srun -n 4 ./app   in a batch script: ask a front-end to debug it",
+      "  sdm listen                    on the desktop: accept requests of sdm connect",
+      "  sdm relay --listen 7000 --to desktop:7001   on a login node, for --via",
       "  sdm attach 4711,4712 node2:5120      debug running processes of an MPI job",
       "  sdm attach --slurm 1234              every process of Slurm job step 1234.0"
     })
