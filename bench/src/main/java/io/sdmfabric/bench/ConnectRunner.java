@@ -62,6 +62,18 @@ public final class ConnectRunner {
     if (cc.waitFor() != 0) {
       throw new IllegalStateException("mpicc failed on examples/" + name + ".c");
     }
+    try {
+      run(jar, dir, launchers, program, options);
+    } finally {
+      try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  private static void run(
+      Path jar, Path dir, List<String> launchers, Path program, RunnerOptions options)
+      throws Exception {
     for (int n : options.sizes()) {
       for (String launcher : launchers) {
         List<Marks> marks = new ArrayList<>();
