@@ -1,18 +1,13 @@
 package io.sdmfabric.launch;
 
 import io.sdmfabric.frontend.Console;
-import io.sdmfabric.frontend.JsonRenderer;
 import io.sdmfabric.frontend.ProcessTable;
 import io.sdmfabric.frontend.Renderer;
-import io.sdmfabric.frontend.TextRenderer;
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,20 +30,7 @@ import picocli.CommandLine.Parameters;
             + " --slurm JOBID[.STEP]. They run on when sdm detaches or quits.",
     mixinStandardHelpOptions = true)
 final class AttachCommand implements Callable<Integer> {
-  @Option(names = "-x", paramLabel = "FILE", description = "run the console commands in FILE first")
-  Path script;
-
-  @Option(names = "--batch", description = "detach and exit when the script and standard input end")
-  boolean batch;
-
-  @Option(names = "--json", description = "one JSON object per line for every event")
-  boolean json;
-
-  @Option(
-      names = "--event-window",
-      paramLabel = "MS",
-      description = "how long events of many ranks wait to merge (default: ${DEFAULT-VALUE})")
-  long eventWindowMs = 100;
+  @Mixin ConsoleOptions consoleOptions = new ConsoleOptions();
 
   @Option(
       names = "--slurm",
@@ -87,11 +69,12 @@ final class AttachCommand implements Callable<Integer> {
           "sdm attach: give processes (HOST:PID[,PID...] or PID...) or --slurm JOBID[.STEP]");
       return 2;
     }
-    if (script != null && !Files.isReadable(script)) {
-      err.println("sdm: cannot read the script " + script);
+    Optional<String> problem = consoleOptions.problem();
+    if (problem.isPresent()) {
+      err.println("sdm: " + problem.get());
       return 2;
     }
-    FabricConfig config = FabricConfig.defaults().withEventWindow(Duration.ofMillis(eventWindowMs));
+    FabricConfig config = consoleOptions.config();
     AttachedSession session;
     try {
       AttachedSession.Spec spec =
@@ -108,11 +91,11 @@ final class AttachCommand implements Callable<Integer> {
       err.println("sdm: " + e.getMessage());
       return 2;
     }
-    boolean interactive = !batch && System.console() != null;
+    boolean interactive = consoleOptions.interactive();
     try (session;
         InteractiveConsole terminal = interactive ? new InteractiveConsole() : null) {
       PrintStream shown = interactive ? terminal.output() : out;
-      Renderer renderer = json ? new JsonRenderer(shown) : new TextRenderer(shown);
+      Renderer renderer = consoleOptions.renderer(shown);
       Console console = new Console(session, renderer);
       RankSet attached = session.attached();
       // An attached rank answers what it attached to, whatever the launch says.
@@ -133,7 +116,8 @@ final class AttachCommand implements Callable<Integer> {
                 + Rendezvous.NOT_ATTACHED
                 + "\")");
       }
-      ConsoleInput.run(console, Optional.ofNullable(script), Optional.ofNullable(terminal));
+      ConsoleInput.run(
+          console, Optional.ofNullable(consoleOptions.script), Optional.ofNullable(terminal));
       // quit or the end of the input: every rank still attached runs on without sdm.
       RankSet still =
           console

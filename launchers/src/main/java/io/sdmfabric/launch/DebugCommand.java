@@ -1,16 +1,11 @@
 package io.sdmfabric.launch;
 
 import io.sdmfabric.frontend.Console;
-import io.sdmfabric.frontend.JsonRenderer;
 import io.sdmfabric.frontend.Renderer;
 import io.sdmfabric.frontend.SessionClient;
-import io.sdmfabric.frontend.TextRenderer;
 import io.sdmfabric.server.FabricConfig;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -32,20 +27,7 @@ final class DebugCommand implements Callable<Integer> {
   @Option(names = "-n", description = "number of ranks (default: ${DEFAULT-VALUE})")
   int ranks = 4;
 
-  @Option(names = "-x", paramLabel = "FILE", description = "run the console commands in FILE first")
-  Path script;
-
-  @Option(names = "--batch", description = "exit when the script and standard input end")
-  boolean batch;
-
-  @Option(names = "--json", description = "one JSON object per line for every event")
-  boolean json;
-
-  @Option(
-      names = "--event-window",
-      paramLabel = "MS",
-      description = "how long events of many ranks wait to merge (default: ${DEFAULT-VALUE})")
-  long eventWindowMs = 100;
+  @Mixin ConsoleOptions consoleOptions = new ConsoleOptions();
 
   @Mixin LaunchOptions launch = new LaunchOptions();
 
@@ -76,11 +58,12 @@ final class DebugCommand implements Callable<Integer> {
       err.println("sdm: " + e.getMessage());
       return 2;
     }
-    if (script != null && !Files.isReadable(script)) {
-      err.println("sdm: cannot read the script " + script);
+    Optional<String> problem = consoleOptions.problem();
+    if (problem.isPresent()) {
+      err.println("sdm: " + problem.get());
       return 2;
     }
-    FabricConfig config = FabricConfig.defaults().withEventWindow(Duration.ofMillis(eventWindowMs));
+    FabricConfig config = consoleOptions.config();
     SessionClient session;
     try {
       session = launch.open(ranks, resolved, args, config, err);
@@ -88,16 +71,17 @@ final class DebugCommand implements Callable<Integer> {
       err.println("sdm: " + e.getMessage());
       return 2;
     }
-    boolean interactive = !batch && System.console() != null;
+    boolean interactive = consoleOptions.interactive();
     try (session;
         InteractiveConsole terminal = interactive ? new InteractiveConsole() : null) {
       PrintStream shown = interactive ? terminal.output() : out;
-      Renderer renderer = json ? new JsonRenderer(shown) : new TextRenderer(shown);
+      Renderer renderer = consoleOptions.renderer(shown);
       Console console = new Console(session, renderer);
       if (!ProgramLoad.load(session, renderer, resolved, args)) {
         return 1;
       }
-      ConsoleInput.run(console, Optional.ofNullable(script), Optional.ofNullable(terminal));
+      ConsoleInput.run(
+          console, Optional.ofNullable(consoleOptions.script), Optional.ofNullable(terminal));
       return 0;
     }
   }
