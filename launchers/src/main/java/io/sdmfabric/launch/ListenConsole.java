@@ -350,6 +350,8 @@ final class ListenConsole implements AutoCloseable {
 
   /** Session {@code s} is over, for {@code reason}; says so once. */
   private void ended(Accepted s, String reason) {
+    // Said under the lock: whoever comes second (quit's thread, or the connection's as the
+    // master says goodbye) returns only once it is said, so it is never lost to the exit.
     synchronized (this) {
       if (!sessions.remove(s)) {
         return;
@@ -357,9 +359,9 @@ final class ListenConsole implements AutoCloseable {
       if (active == s) {
         active = sessions.isEmpty() ? null : sessions.get(sessions.size() - 1);
       }
-    }
-    if (!closing) {
-      out.println("session " + s.number() + " ended: " + reason);
+      if (!closing) {
+        out.println("session " + s.number() + " ended: " + reason);
+      }
     }
   }
 
@@ -409,12 +411,12 @@ final class ListenConsole implements AutoCloseable {
   /** Ends every session (their jobs end) and stops listening. */
   @Override
   public void close() {
-    closing = true;
-    watcher.interrupt();
     List<Accepted> open;
     synchronized (this) {
+      closing = true;
       open = List.copyOf(sessions);
     }
+    watcher.interrupt();
     List<Thread> enders = new ArrayList<>();
     for (Accepted s : open) {
       Thread t = new Thread(() -> s.session().close(), "end-session-" + s.number());
