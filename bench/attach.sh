@@ -4,7 +4,7 @@
 #
 # For each launcher, N and repetition: starts examples/mpi_iterate.c on N ranks (long enough to
 # outlive the measurement) without sdm, waits until it iterates, then runs
-# `java -jar launchers/target/sdm.jar attach --batch --json TARGET` (the pids under mpirun, the
+# `java -jar cli/target/sdm.jar attach --batch --json TARGET` (the pids under mpirun, the
 # job under srun) with its input from a pipe, and prints one line: from starting sdm's JVM to the
 # ranks' "loaded" event (attach: master, agent JVM, gdbs), from writing `bt` to its `complete`,
 # and from writing `quit` to sdm's exit (detach, master, agent). Then it ends the job.
@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-jar=$PWD/launchers/target/sdm.jar
+jar=$PWD/cli/target/sdm.jar
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpicc -g -O0 -o "$work/mpi_iterate" examples/mpi_iterate.c

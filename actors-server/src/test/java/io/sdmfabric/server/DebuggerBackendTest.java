@@ -7,6 +7,8 @@ import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.StepKind;
+import io.sdmfabric.sim.SimulatedDebugger;
+import io.sdmfabric.sim.SimulatedProgram;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.Empty;

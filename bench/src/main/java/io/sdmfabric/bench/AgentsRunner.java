@@ -1,8 +1,9 @@
 package io.sdmfabric.bench;
 
-import io.sdmfabric.launch.ClusterSettings;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.server.BinomialTree;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionSecret;
@@ -37,9 +38,9 @@ import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * Distributed sessions across JVMs on loopback: a master in this JVM ({@link Session#distributed}),
- * J agent JVMs ({@code java -jar sdm.jar agent}) of R simulated ranks each, over Artery TCP and
- * over Aeron UDP in turn. For every (J, R), tcp and aeron-udp run back to back, which one first
- * alternating, so that both see the same load. One line per session:
+ * J agent JVMs ({@code AgentCommand}, from this class path) of R simulated ranks each, over Artery
+ * TCP and over Aeron UDP in turn. For every (J, R), tcp and aeron-udp run back to back, which one
+ * first alternating, so that both see the same load. One line per session:
  *
  * <pre>
  * agents=J ranks_per_agent=R transport=T ranks=N depth=D cross_jvm_links=L last_up_ms=..
@@ -146,10 +147,6 @@ public final class AgentsRunner {
 
   public static void main(String[] args) throws Exception {
     RunnerOptions options = RunnerOptions.parse(args, List.of(8, 64, 256), List.of(1, 2, 4), 100);
-    Path jar = Path.of("launchers/target/sdm.jar").toAbsolutePath();
-    if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException(jar + " is missing: mvn package first");
-    }
     Path logs = Files.createTempDirectory("sdm-agents-bench");
     System.err.println("[agents] agent logs in " + logs);
     Runtime.getRuntime().addShutdownHook(new Thread(AgentsRunner::killAll, "kill-agents"));
@@ -165,7 +162,7 @@ public final class AgentsRunner {
         for (ClusterSettings.Transport transport : order) {
           Shape shape = new Shape(agents, ranksPerAgent, transport);
           try {
-            Result r = session(jar, logs, shape, options.reps());
+            Result r = session(logs, shape, options.reps());
             System.out.println(r.line());
             results.add(r);
           } catch (Exception e) {
@@ -201,7 +198,7 @@ public final class AgentsRunner {
    * One session: its master in this JVM, its agents, the measurements, and then its end (also when
    * the measurements fail; a failure to end is attached to theirs).
    */
-  private static Result session(Path jar, Path logs, Shape shape, int reps) throws Exception {
+  private static Result session(Path logs, Shape shape, int reps) throws Exception {
     SessionSecret secret = SessionSecret.random();
     ActorSystem<Session.Command> master =
         ActorSystem.create(
@@ -211,7 +208,7 @@ public final class AgentsRunner {
     List<Process> started = new ArrayList<>();
     Result result;
     try {
-      result = measure(master, secret, started, jar, logs, shape, reps);
+      result = measure(master, secret, started, logs, shape, reps);
     } catch (Exception e) {
       try {
         stop(master, started, shape);
@@ -231,7 +228,6 @@ public final class AgentsRunner {
       ActorSystem<Session.Command> master,
       SessionSecret secret,
       List<Process> started,
-      Path jar,
       Path logs,
       Shape shape,
       int reps)
@@ -252,7 +248,7 @@ public final class AgentsRunner {
       int first = j * shape.ranksPerAgent();
       String ranks = first + "-" + (first + shape.ranksPerAgent() - 1);
       Path log = logs.resolve("agent-" + shape.label() + "-" + j + ".log");
-      started.add(startAgent(jar, port, ranks, n, shape.transport(), secret, log));
+      started.add(startAgent(port, ranks, n, shape.transport(), secret, log));
     }
     RankSet missing = session.awaitTreeReady(WIRE_UP.plusSeconds(10));
     double treeReadyMs = (System.nanoTime() - spawn) / 1e6;
@@ -375,7 +371,6 @@ public final class AgentsRunner {
   }
 
   private static Process startAgent(
-      Path jar,
       int port,
       String ranks,
       int size,
@@ -389,14 +384,15 @@ public final class AgentsRunner {
             // The JVM flags LaunchedSession.agentCommand gives the agents it starts.
             "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1",
-            "-jar",
-            jar.toString(),
-            "agent",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+            "-cp",
+            System.getProperty("java.class.path"),
+            AgentCommand.class.getName(),
             "--host",
             "127.0.0.1",
             "--master",
             "127.0.0.1:" + port,
-            "--ranks",
+            "--simulated",
             ranks,
             "--size",
             Integer.toString(size),

@@ -51,7 +51,7 @@ public final class ConnectRunner {
       }
     }
     RunnerOptions options = RunnerOptions.parse(rest.toArray(String[]::new), List.of(4, 16), 3);
-    Path jar = Path.of("launchers/target/sdm.jar").toAbsolutePath();
+    Path jar = Path.of("cli/target/sdm.jar").toAbsolutePath();
     Path dir = Files.createTempDirectory("sdm-connect-bench");
     Path program = dir.resolve(name);
     Process cc =

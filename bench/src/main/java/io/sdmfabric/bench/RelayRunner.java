@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * What {@code sdm relay} costs a connection, on loopback: the same measurements over a direct
  * connection and through the relay, side by side in one run. The server (a sink and an echo) and
  * the clients run in this JVM; the relay is the fat jar in its own JVM ({@code java -jar
- * launchers/target/sdm.jar relay --quiet}, default JVM settings), as on a login node. One line per
+ * cli/target/sdm.jar relay --quiet}, default JVM settings), as on a login node. One line per
  * measurement:
  *
  * <pre>
@@ -75,7 +75,7 @@ public final class RelayRunner {
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
-    Path jar = Path.of("launchers/target/sdm.jar").toAbsolutePath();
+    Path jar = Path.of("cli/target/sdm.jar").toAbsolutePath();
     ExecutorService pool = Executors.newCachedThreadPool();
     try (ServerSocket server = new ServerSocket(0, 128, LOOPBACK)) {
       pool.submit(() -> serve(server, pool));

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (everything but the program).
  */
 final class RssSampler {
-  private static final String AGENT = "io.sdmfabric.launch.Main agent";
+  private static final String AGENT = "io.sdmfabric.runtime.agent.AgentCommand";
   private static final String GDB = "--interpreter=mi3";
 
   private final ProcessHandle root;

@@ -57,7 +57,7 @@ public final class SessionRunner {
     }
     RunnerOptions options =
         RunnerOptions.parse(rest.toArray(String[]::new), List.of(1, 4, 8, 16, 32), 30);
-    Path jar = Path.of("launchers/target/sdm.jar").toAbsolutePath();
+    Path jar = Path.of("cli/target/sdm.jar").toAbsolutePath();
     Path dir = Files.createTempDirectory("sdm-session-bench");
     Path program = dir.resolve(name);
     Process cc =

@@ -1,11 +1,12 @@
 package io.sdmfabric.bench;
 
-import io.sdmfabric.launch.ClusterSettings;
-import io.sdmfabric.launch.SessionKeystore;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.master.SessionEvent;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.SessionKeystore;
+import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
@@ -40,8 +41,8 @@ import org.apache.pekko.cluster.typed.Join;
 
 /**
  * What each Artery transport costs a distributed session: a master in this JVM and one agent JVM
- * ({@code java -jar launchers/target/sdm.jar agent}) serving N simulated ranks (default 4) on
- * loopback, one line per transport and repetition:
+ * ({@code AgentCommand}, from this class path) serving N simulated ranks (default 4) on loopback,
+ * one line per transport and repetition:
  *
  * <pre>
  * transport=T ranks=N rep=I keystore_ms=.. agent_ready_ms=.. rtt_p50_ms=.. rtt_p99_ms=..
@@ -51,9 +52,9 @@ import org.apache.pekko.cluster.typed.Join;
  * starting the agent's JVM to the master's {@code TreeReady} (JVM start, cluster join with its
  * handshakes, registration, wiring); rtt = {@code print x} to the N ranks, one at a time, from
  * {@code Submit} to {@code Completed}, after as many warm-up rounds. Run with {@code bench/run
- * transports [--ranks N,..] [--reps R]} (R round trips and R in-memory TLS handshakes, default 500)
- * after building {@code sdm.jar}; it repeats each transport 3 times, interleaved, so that a noisy
- * moment does not land on one transport.
+ * transports [--ranks N,..] [--reps R]} (R round trips and R in-memory TLS handshakes, default
+ * 500): it repeats each transport 3 times, interleaved, so that a noisy moment does not land on one
+ * transport.
  */
 public final class TransportRunner {
   private static final Duration WAIT = Duration.ofSeconds(120);
@@ -63,19 +64,17 @@ public final class TransportRunner {
 
   public static void main(String[] args) throws Exception {
     RunnerOptions options = RunnerOptions.parse(args, List.of(4), 500);
-    Path jar = Path.of("launchers/target/sdm.jar").toAbsolutePath();
     handshakes(options.reps());
     for (int size : options.sizes()) {
       for (int rep = 1; rep <= ROUNDS; rep++) {
         for (ClusterSettings.Transport t : ClusterSettings.Transport.values()) {
-          run(jar, t, size, rep, options.reps());
+          run(t, size, rep, options.reps());
         }
       }
     }
   }
 
-  private static void run(
-      Path jar, ClusterSettings.Transport transport, int size, int rep, int rounds)
+  private static void run(ClusterSettings.Transport transport, int size, int rep, int rounds)
       throws Exception {
     SessionSecret secret = SessionSecret.random();
     SessionKeystore keystore = null;
@@ -105,12 +104,13 @@ public final class TransportRunner {
       ProcessBuilder builder =
           new ProcessBuilder(
               Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "-jar",
-              jar.toString(),
-              "agent",
+              "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+              "-cp",
+              System.getProperty("java.class.path"),
+              AgentCommand.class.getName(),
               "--master",
               "127.0.0.1:" + port,
-              "--ranks",
+              "--simulated",
               "0-" + (size - 1),
               "--size",
               Integer.toString(size),

@@ -7,6 +7,8 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.model.WatchKind;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.BreakpointIdCmd;
 import io.sdmfabric.wire.proto.CliCmd;
@@ -268,6 +270,16 @@ public final class Console {
         table.put(r.ranks(), ProcessTable.State.DETACHED, "");
       }
     }
+  }
+
+  /** Puts the focus on {@code ranks}, as {@code focus RANKS} does. */
+  public void focus(RankSet ranks) {
+    execute("focus " + ranks);
+  }
+
+  /** Detaches {@code ranks}, as {@code [RANKS] detach} does: their processes run on. */
+  public void detach(RankSet ranks) {
+    execute("[" + ranks + "] detach");
   }
 
   /**

@@ -3,6 +3,7 @@ package io.sdmfabric.frontend;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.proto.EventBody;
 import java.util.ArrayList;
 import java.util.Comparator;

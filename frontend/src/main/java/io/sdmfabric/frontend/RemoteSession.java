@@ -4,6 +4,8 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.Handshake;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.Bye;
 import io.sdmfabric.wire.proto.Call;

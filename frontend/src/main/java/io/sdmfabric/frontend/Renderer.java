@@ -1,6 +1,7 @@
 package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.StackTree;
 import java.util.List;
 

@@ -7,6 +7,7 @@ import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.EventBody;
 import java.io.PrintStream;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -7,6 +7,7 @@ import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StopReason;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.RankReply;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

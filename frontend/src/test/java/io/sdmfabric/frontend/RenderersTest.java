@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.RankReply;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

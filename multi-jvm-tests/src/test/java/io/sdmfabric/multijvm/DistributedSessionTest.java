@@ -3,12 +3,13 @@ package io.sdmfabric.multijvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sdmfabric.launch.ClusterSettings;
-import io.sdmfabric.launch.SessionKeystore;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.master.SessionEvent;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.SessionKeystore;
+import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.Protos;
@@ -129,11 +130,10 @@ class DistributedSessionTest {
             "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
             "-cp",
             System.getProperty("java.class.path"),
-            "io.sdmfabric.launch.Main",
-            "agent",
+            AgentCommand.class.getName(),
             "--master",
             "127.0.0.1:" + port,
-            "--ranks",
+            "--simulated",
             ranks,
             "--size",
             Integer.toString(size),

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sdmfabric.frontend.ProcessTable;
-import io.sdmfabric.frontend.RankReply;
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.master.SessionEvent;
@@ -16,6 +15,7 @@ import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.Empty;
 import io.sdmfabric.wire.proto.EventBody;

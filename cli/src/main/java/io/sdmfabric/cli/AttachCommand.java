@@ -1,0 +1,115 @@
+package io.sdmfabric.cli;
+
+import io.sdmfabric.frontend.AttachWorkflow;
+import io.sdmfabric.frontend.Console;
+import io.sdmfabric.frontend.Renderer;
+import io.sdmfabric.master.Rendezvous;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.runtime.AttachedSession;
+import io.sdmfabric.runtime.attach.AttachTargets;
+import io.sdmfabric.runtime.attach.SlurmStep;
+import io.sdmfabric.server.FabricConfig;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sdm attach}: debugs the running processes of an MPI job that sdm did not start, given by
+ * host and pid or as a Slurm job step, from the same console as {@code sdm debug}. Attaching stops
+ * each process where it is; {@code detach}, {@code quit}, the end of the input, Ctrl-C and SIGTERM
+ * leave every process running on unharmed. Only {@code kill} ends them.
+ */
+@Command(
+    name = "attach",
+    description =
+        "Debug the running processes of an MPI job: HOST:PID[,PID...] (PID alone: this host), or"
+            + " --slurm JOBID[.STEP]. They run on when sdm detaches or quits.",
+    mixinStandardHelpOptions = true)
+final class AttachCommand implements Callable<Integer> {
+  @Mixin ConsoleOptions consoleOptions = new ConsoleOptions();
+
+  @Option(
+      names = "--slurm",
+      paramLabel = "JOBID[.STEP]",
+      description = "attach to every process of this Slurm job step (default step: 0)")
+  String slurm;
+
+  @Option(
+      names = "--rsh",
+      paramLabel = "COMMAND",
+      description =
+          "how to reach other hosts' processes; the host and a command follow it"
+              + " (default: ${DEFAULT-VALUE})")
+  String rsh = "ssh";
+
+  @Mixin DistributedOptions distributed = new DistributedOptions();
+
+  @Parameters(
+      paramLabel = "TARGET",
+      arity = "0..*",
+      description = "HOST:PID[,PID...], or PID[,PID...] for processes of this host")
+  List<String> targets = new ArrayList<>();
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  AttachCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (targets.isEmpty() == (slurm == null)) {
+      err.println(
+          "sdm attach: give processes (HOST:PID[,PID...] or PID...) or --slurm JOBID[.STEP]");
+      return 2;
+    }
+    Optional<String> problem = consoleOptions.problem();
+    if (problem.isPresent()) {
+      err.println("sdm: " + problem.get());
+      return 2;
+    }
+    FabricConfig config = consoleOptions.config();
+    AttachedSession session;
+    try {
+      AttachedSession.Spec spec =
+          new AttachedSession.Spec(
+              slurm == null ? Optional.of(AttachTargets.parse(targets)) : Optional.empty(),
+              slurm == null ? Optional.empty() : Optional.of(SlurmStep.parse(slurm)),
+              List.of(rsh.strip().split("\\s+")),
+              distributed.artery(),
+              distributed.address,
+              distributed.wireUp(),
+              config);
+      session = AttachedSession.start(spec, err);
+    } catch (IOException | IllegalArgumentException e) {
+      err.println("sdm: " + e.getMessage());
+      return 2;
+    }
+    RankSet attached = session.attached();
+    return consoleOptions.run(
+        session,
+        out,
+        new ConsoleOptions.Around() {
+          @Override
+          public boolean begin(Console console, Renderer renderer) throws Exception {
+            return AttachWorkflow.begin(
+                session, console, renderer, attached, Rendezvous.NOT_ATTACHED);
+          }
+
+          // quit or the end of the input: every rank still attached runs on without sdm.
+          @Override
+          public void end(Console console) throws Exception {
+            AttachWorkflow.leaveRunning(console, attached);
+          }
+        });
+  }
+}

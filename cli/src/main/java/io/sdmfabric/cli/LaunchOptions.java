@@ -1,0 +1,65 @@
+package io.sdmfabric.cli;
+
+import io.sdmfabric.runtime.EmbeddedSession;
+import io.sdmfabric.runtime.LaunchedSession;
+import io.sdmfabric.runtime.launch.JobLauncher;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.wire.SessionClient;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * How {@code sdm debug} and {@code sdm stacks} start a job: on this machine with one gdb per rank
+ * in this JVM (the default), or through mpirun or srun with an agent per node. Options for the
+ * launcher itself are the unknown options before {@code --}.
+ */
+final class LaunchOptions {
+  @Option(
+      names = "--launcher",
+      paramLabel = "mpirun|srun",
+      description = "start the job with this launcher, one agent JVM per node (default: none)")
+  String launcher;
+
+  @Mixin DistributedOptions distributed = new DistributedOptions();
+
+  /** The launcher's own options, from before {@code --} on the command line. */
+  List<String> launcherOptions = new ArrayList<>();
+
+  /**
+   * Starts {@code size} ranks of {@code program} and the session over them.
+   *
+   * @throws IOException when they cannot be started; the message says why
+   * @throws IllegalArgumentException when an option is wrong; the message says why
+   */
+  SessionClient open(
+      int size, String program, List<String> args, FabricConfig config, PrintStream err)
+      throws IOException {
+    if (launcher == null) {
+      if (!launcherOptions.isEmpty()) {
+        throw new IllegalArgumentException(
+            "unknown options "
+                + String.join(" ", launcherOptions)
+                + " (launcher options need --launcher)");
+      }
+      return EmbeddedSession.start(size, config);
+    }
+    Duration wireUp = distributed.wireUp();
+    return LaunchedSession.start(
+        new LaunchedSession.Spec(
+            JobLauncher.named(launcher),
+            launcherOptions,
+            size,
+            program,
+            args,
+            distributed.artery(),
+            distributed.address,
+            wireUp,
+            config),
+        err);
+  }
+}

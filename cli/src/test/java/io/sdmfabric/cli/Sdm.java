@@ -1,0 +1,244 @@
+package io.sdmfabric.cli;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the fat jar ({@code target/sdm.jar}) as a user would, in a subprocess, and builds the
+ * example programs of {@code examples/} with gcc.
+ */
+final class Sdm {
+  private static final Path JAR = Path.of("target", "sdm.jar").toAbsolutePath();
+  private static final Path EXAMPLES = Path.of("..", "examples").toAbsolutePath().normalize();
+  private static final Path BUILT = Path.of("target", "examples").toAbsolutePath();
+  private static final ConcurrentHashMap<String, Path> PROGRAMS = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<String, Boolean> LAUNCHERS = new ConcurrentHashMap<>();
+
+  /** What a run printed and how it ended. */
+  record Result(int exitCode, String out, String err) {
+    @Override
+    public String toString() {
+      return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+    }
+  }
+
+  private Sdm() {}
+
+  /** An example program, built with {@code gcc -g} (or without debug info) once. */
+  static Path example(String name, boolean debugInfo) {
+    return PROGRAMS.computeIfAbsent(
+        name + debugInfo,
+        k -> {
+          try {
+            Files.createDirectories(BUILT);
+            Path binary = BUILT.resolve(name + (debugInfo ? "" : "-nodebug"));
+            List<String> cmd =
+                new ArrayList<>(List.of("gcc", "-O0", "-o", binary.toString(), name + ".c"));
+            if (debugInfo) {
+              cmd.add(1, "-g");
+            }
+            Process gcc =
+                new ProcessBuilder(cmd)
+                    .directory(EXAMPLES.toFile())
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (gcc.waitFor() != 0) {
+              throw new IllegalStateException("gcc failed for " + name + ": " + out);
+            }
+            return binary;
+          } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  /** An MPI example program, built with {@code mpicc -g} once. */
+  static Path mpiExample(String name) {
+    return PROGRAMS.computeIfAbsent(
+        name + "-mpi",
+        k -> {
+          try {
+            Files.createDirectories(BUILT);
+            Path binary = BUILT.resolve(name);
+            Process mpicc =
+                new ProcessBuilder("mpicc", "-g", "-O0", "-o", binary.toString(), name + ".c")
+                    .directory(EXAMPLES.toFile())
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(mpicc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (mpicc.waitFor() != 0) {
+              throw new IllegalStateException("mpicc failed for " + name + ": " + out);
+            }
+            return binary;
+          } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  /** Whether {@code command} runs and exits with 0 within 30 seconds. */
+  /** Skips the test class unless gdb and OpenMPI's compiler are here. */
+  static void assumeGdbAndMpi() {
+    assumeTrue(works("gdb", "--version"), "gdb is not installed");
+    assumeTrue(works("mpicc", "--version"), "mpicc is not installed (OpenMPI's libopenmpi-dev)");
+  }
+
+  /** Skips the test unless {@code launcher} (mpirun or srun) can start a job here. */
+  static void assumeLauncher(String launcher) {
+    if (launcher.equals("mpirun")) {
+      assumeTrue(
+          LAUNCHERS.computeIfAbsent("mpirun", l -> works("mpirun", "-n", "1", "true")),
+          "mpirun -n 1 true fails (as root it needs OMPI_ALLOW_RUN_AS_ROOT=1"
+              + " OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; dev/test sets them)");
+    } else {
+      assumeTrue(
+          LAUNCHERS.computeIfAbsent(
+              "srun", l -> System.getenv("SLURM_CONF") != null && works("srun", "-n", "1", "true")),
+          "no Slurm to run srun on (dev/test starts one and sets SLURM_CONF)");
+    }
+  }
+
+  static boolean works(String... command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+      if (!p.waitFor(30, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return false;
+      }
+      return p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Runs {@code sdm ARGS} with {@code input} on its standard input, at most two minutes. */
+  static Result run(String input, String... args) throws Exception {
+    return runWithEnv(Map.of(), input, args);
+  }
+
+  /** The command line that runs {@code sdm ARGS}: this JVM's java running the fat jar. */
+  static List<String> command(String... args) {
+    List<String> cmd = new ArrayList<>(List.of(java(), "-jar", JAR.toString()));
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
+  /** The java command of this JVM. */
+  static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /**
+   * {@code sdm ARGS} running in the background, its output in files; closing it kills what is left
+   * of it.
+   */
+  static final class Background implements AutoCloseable {
+    private final Process process;
+    private final Path out;
+    private final Path err;
+
+    Background(Map<String, String> env, String... args) throws IOException {
+      this.out = Files.createTempFile("sdm-out", ".txt");
+      this.err = Files.createTempFile("sdm-err", ".txt");
+      ProcessBuilder b =
+          new ProcessBuilder(command(args))
+              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+              .redirectOutput(out.toFile())
+              .redirectError(err.toFile());
+      b.environment().putAll(env);
+      this.process = b.start();
+    }
+
+    Process process() {
+      return process;
+    }
+
+    /** Waits for it to end, two minutes at most. */
+    Result await() throws Exception {
+      if (!process.waitFor(2, TimeUnit.MINUTES)) {
+        throw new AssertionError("sdm did not end within 2 minutes:\n" + Files.readString(err));
+      }
+      return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    /** What it wrote on standard error so far. */
+    String err() throws IOException {
+      return Files.readString(err);
+    }
+
+    @Override
+    public void close() throws IOException {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
+  }
+
+  /** Runs {@code sdm ARGS} with more environment variables. */
+  static Result runWithEnv(Map<String, String> env, String input, String... args) throws Exception {
+    List<String> cmd = command(args);
+    Path out = Files.createTempFile("sdm-out", ".txt");
+    Path err = Files.createTempFile("sdm-err", ".txt");
+    ProcessBuilder builder =
+        new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    builder.environment().putAll(env);
+    Process p = builder.start();
+    try {
+      p.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
+      p.getOutputStream().close();
+      if (!p.waitFor(2, TimeUnit.MINUTES)) {
+        throw new AssertionError("sdm did not end within 2 minutes:\n" + Files.readString(out));
+      }
+      return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    } finally {
+      p.destroyForcibly();
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
+  }
+
+  /**
+   * The processes running {@code gdb --interpreter=mi3}, one of the example programs, an agent,
+   * {@code sdm connect}, {@code sdm listen} or {@code sdm relay}.
+   */
+  static List<String> leftovers() throws IOException {
+    List<String> found = new ArrayList<>();
+    try (var procs = Files.list(Path.of("/proc"))) {
+      for (Path p : (Iterable<Path>) procs::iterator) {
+        if (!p.getFileName().toString().matches("\\d+")) {
+          continue;
+        }
+        try {
+          String cmdline = Files.readString(p.resolve("cmdline")).replace('\0', ' ');
+          if (cmdline.contains("--interpreter=mi3")
+              || cmdline.contains(BUILT.toString())
+              || cmdline.contains(Main.class.getName() + " agent")
+              || cmdline.contains(JAR + " connect")
+              || cmdline.contains(JAR + " listen")
+              || cmdline.contains(JAR + " relay")) {
+            found.add(p.getFileName() + ": " + cmdline);
+          }
+        } catch (IOException e) {
+          // The process ended while we looked.
+        }
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,140 @@
+package io.sdmfabric.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * MPI programs debugged through the real launchers: mpirun (OpenMPI) and srun (Slurm with PMIx), an
+ * agent JVM per node attaching gdb to each rank. {@code dev/test} installs OpenMPI and starts a
+ * private single-host Slurm for them; without one, the tests of that launcher are skipped.
+ */
+class SdmMpiIT {
+
+  @BeforeAll
+  static void needsMpi() {
+    Sdm.assumeGdbAndMpi();
+  }
+
+  private static void needs(String launcher) {
+    Sdm.assumeLauncher(launcher);
+  }
+
+  @AfterEach
+  void nothingIsLeftBehind() throws Exception {
+    for (int i = 0; i < 100 && !Sdm.leftovers().isEmpty(); i++) {
+      Thread.sleep(100);
+    }
+    assertEquals(List.of(), Sdm.leftovers());
+  }
+
+  private static void contains(Sdm.Result r, String text) {
+    assertTrue(r.out().contains(text), "missing \"" + text + "\" in\n" + r);
+  }
+
+  /**
+   * Runs {@code sdm debug --launcher LAUNCHER --transport TRANSPORT -n 4 -- PROGRAM} with {@code
+   * input} as its console, where PROGRAM is the MPI example {@code example}; it must exit with 0.
+   */
+  private static Sdm.Result debug(String launcher, String transport, String example, String input)
+      throws Exception {
+    needs(launcher);
+    Sdm.Result r =
+        Sdm.run(
+            input,
+            "debug",
+            "--launcher",
+            launcher,
+            "--transport",
+            transport,
+            "-n",
+            "4",
+            "--",
+            Sdm.mpiExample(example).toString());
+    assertEquals(0, r.exitCode(), r.toString());
+    return r;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "srun"})
+  void stacksShowTwoRanksDeadlockedInRecvAndTheRestInABarrier(String launcher) throws Exception {
+    needs(launcher);
+    Sdm.Result r =
+        Sdm.run(
+            "",
+            "stacks",
+            "--launcher",
+            launcher,
+            "-n",
+            "4",
+            // MPI_Init under gdb takes seconds here: each component it dlopens stops gdb once.
+            "--after",
+            "10s",
+            "--",
+            Sdm.mpiExample("mpi_deadlock").toString());
+    assertEquals(0, r.exitCode(), r.toString());
+    contains(r, "exchange at mpi_deadlock.c:8  [0,1]");
+    contains(r, "PMPI_Recv  [0,1]");
+    contains(r, "wait_for_all at mpi_deadlock.c:12  [2,3]");
+    contains(r, "PMPI_Barrier  [2,3]");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "srun"})
+  void theRankThatCrashesBeforeItsSendStopsWhereItCrashed(String launcher) throws Exception {
+    Sdm.Result r =
+        debug(launcher, "tcp", "mpi_crash", "run\n[3] wait 30\n[3] bt\n[0-2] procs\nquit\n");
+    contains(r, "[3] stopped: signal SIGSEGV in send_halo at mpi_crash.c:13");
+    contains(r, "send_halo at mpi_crash.c:13  [3]");
+    contains(r, "running");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "srun"})
+  void aRankWhoseGdbDiesAloneGoesIntoErrorAndTheOthersGoOn(String launcher) throws Exception {
+    // gdb's shell command runs sh as gdb's child: its $PPID is that rank's gdb.
+    Sdm.Result r =
+        debug(
+            launcher,
+            "tcp",
+            "mpi_reduce",
+            "break combine\nrun\nwait 30\n[2] gdb shell kill -9 $PPID\nprint mine\nquit\n");
+    contains(r, "[2] error: gdb exited unexpectedly");
+    contains(r, "[0] mine = 1");
+    contains(r, "[1] mine = 2");
+    contains(r, "[3] mine = 4");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"mpirun, tcp", "srun, tcp", "mpirun, aeron-udp", "srun, tls-tcp"})
+  void theRankWithTheWrongContributionStandsOut(String launcher, String transport)
+      throws Exception {
+    Sdm.Result r =
+        debug(
+            launcher,
+            transport,
+            "mpi_reduce",
+            "break combine\nrun\nwait 30\nprint mine\ncontinue\nwait 30\nquit\n");
+    contains(r, "[0-3] breakpoint 1: combine at mpi_reduce.c:9");
+    contains(r, "[0] mine = 1");
+    contains(r, "[1] mine = 2");
+    contains(r, "[2] mine = -3");
+    contains(r, "[3] mine = 4");
+    contains(r, "[0] total = 4, expected 10");
+    // Ranks end at their own pace, so their exits may come in more than one group.
+    assertEquals(
+        4,
+        r.out()
+            .lines()
+            .filter(l -> l.endsWith("exited with code 0"))
+            .mapToInt(l -> io.sdmfabric.model.RankSet.parse(l.substring(1, l.indexOf(']'))).size())
+            .sum(),
+        r.toString());
+  }
+}

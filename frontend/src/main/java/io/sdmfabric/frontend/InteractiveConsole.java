@@ -1,0 +1,88 @@
+package io.sdmfabric.frontend;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.UserInterruptException;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+
+/**
+ * The console on a terminal: line editing and history (JLine), the focus in the prompt, and events
+ * that arrive while the user types printed above the prompt line instead of into it.
+ */
+public final class InteractiveConsole implements AutoCloseable {
+  private final Terminal terminal;
+  private final LineReader reader;
+
+  public InteractiveConsole() throws IOException {
+    this.terminal = TerminalBuilder.builder().system(true).build();
+    this.reader = LineReaderBuilder.builder().terminal(terminal).build();
+  }
+
+  /** Where the console's output goes: whole lines, above the prompt. */
+  public PrintStream output() {
+    return new PrintStream(new AbovePrompt(reader), true, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Reads lines with {@code prompt} and runs them with {@code execute} until it answers false or
+   * the input ends.
+   */
+  void run(Supplier<String> prompt, Predicate<String> execute) {
+    while (true) {
+      String line;
+      try {
+        line = reader.readLine(prompt.get());
+      } catch (UserInterruptException e) {
+        continue; // ^C clears the line, as in gdb; "interrupt" stops the ranks
+      } catch (EndOfFileException e) {
+        return;
+      }
+      if (!execute.test(line)) {
+        return;
+      }
+    }
+  }
+
+  /** Asks {@code question}; true for an answer that starts with y. */
+  public boolean confirm(String question) {
+    try {
+      return reader.readLine(question).strip().toLowerCase(java.util.Locale.ROOT).startsWith("y");
+    } catch (UserInterruptException | EndOfFileException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    terminal.close();
+  }
+
+  /** Collects bytes into lines and prints each above the prompt. */
+  private static final class AbovePrompt extends OutputStream {
+    private final LineReader reader;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+    AbovePrompt(LineReader reader) {
+      this.reader = reader;
+    }
+
+    @Override
+    public synchronized void write(int b) {
+      if (b == '\n') {
+        reader.printAbove(line.toString(StandardCharsets.UTF_8));
+        line.reset();
+      } else {
+        line.write(b);
+      }
+    }
+  }
+}

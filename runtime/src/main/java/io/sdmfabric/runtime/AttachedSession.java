@@ -1,0 +1,265 @@
+package io.sdmfabric.runtime;
+
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.Shell;
+import io.sdmfabric.runtime.attach.AttachPlan;
+import io.sdmfabric.runtime.attach.AttachTargets;
+import io.sdmfabric.runtime.attach.ProcessProbe;
+import io.sdmfabric.runtime.attach.SlurmStep;
+import io.sdmfabric.runtime.launch.JobLauncher;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.Empty;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * A session attached to the running processes of an MPI job that sdm did not start ({@code sdm
+ * attach}): the master runs in this JVM, and one agent JVM per host attaches a gdb to each of its
+ * processes and serves them. The ranks and the job's size come from the processes' environments,
+ * read before anything starts ({@link ProcessProbe}), or from Slurm for a job step.
+ *
+ * <p>Agents for processes of this host run as plain subprocesses; for other hosts through the
+ * remote shell ({@code ssh} by default), with the session's secrets on their standard input (ssh
+ * passes no environment on); for a Slurm job step as an overlapping step of its job on its nodes,
+ * each finding its node's processes of the step with {@code scontrol listpids}.
+ *
+ * <p>Closing it detaches every rank (so do the agents' gdbs when they end, whatever ends them),
+ * then ends the master and the agents: the programs run on. Only {@code kill} ends them.
+ */
+public final class AttachedSession extends DistributedSession {
+  /** How long closing waits for the ranks to detach before it ends the agents anyway. */
+  private static final Duration DETACH_LIMIT = Duration.ofSeconds(15);
+
+  /**
+   * What to attach to and how.
+   *
+   * @param targets processes by host, or empty for a Slurm job step
+   * @param slurm the Slurm job step, or empty for processes by host
+   * @param rsh the remote shell's command words, e.g. {@code [ssh]}
+   */
+  public record Spec(
+      Optional<AttachTargets> targets,
+      Optional<SlurmStep> slurm,
+      List<String> rsh,
+      ClusterSettings.Transport transport,
+      String address,
+      Duration wireUp,
+      FabricConfig config) {
+    public Spec {
+      Objects.requireNonNull(targets, "targets");
+      Objects.requireNonNull(slurm, "slurm");
+      if (targets.isPresent() == slurm.isPresent()) {
+        throw new IllegalArgumentException("give processes or a Slurm job step, not both");
+      }
+      rsh = List.copyOf(rsh);
+      if (rsh.isEmpty()) {
+        throw new IllegalArgumentException("--rsh needs a command, e.g. ssh");
+      }
+    }
+  }
+
+  private final Spec spec;
+  private final RankSet attached;
+  private final Optional<AttachPlan> plan;
+  private final Optional<SlurmStep.Description> step;
+
+  private AttachedSession(
+      Spec spec,
+      PrintStream err,
+      int size,
+      RankSet attached,
+      Optional<AttachPlan> plan,
+      Optional<SlurmStep.Description> step) {
+    super(size, spec.wireUp(), err);
+    this.spec = spec;
+    this.attached = attached;
+    this.plan = plan;
+    this.step = step;
+  }
+
+  /**
+   * Finds the processes, starts the master and the agents, and waits until the tree is wired.
+   *
+   * @throws IOException when a process is not there or not a rank of the job, the job step does not
+   *     exist, or an agent cannot be started or ends before the tree is ready; nothing is left
+   *     attached or running then
+   */
+  public static AttachedSession start(Spec spec, PrintStream err) throws IOException {
+    AttachedSession s;
+    if (spec.targets().isPresent()) {
+      AttachPlan plan = plan(spec.targets().get(), spec.rsh());
+      s =
+          new AttachedSession(
+              spec, err, plan.size(), plan.ranks(), Optional.of(plan), Optional.empty());
+    } else {
+      SlurmStep.Description step = spec.slurm().get().describe();
+      s =
+          new AttachedSession(
+              spec,
+              err,
+              step.tasks(),
+              RankSet.all(step.tasks()),
+              Optional.empty(),
+              Optional.of(step));
+    }
+    // Ctrl-C or a SIGTERM to sdm still detaches every rank and ends the agents.
+    s.open("detach-attached-job", "attaching");
+    return s;
+  }
+
+  /** Finds every host's processes (other hosts' at once, through the remote shell). */
+  private static AttachPlan plan(AttachTargets targets, List<String> rsh) throws IOException {
+    List<CompletableFuture<List<ProcessProbe.Found>>> probes = new ArrayList<>();
+    for (AttachTargets.Host host : targets.hosts()) {
+      probes.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return ProcessProbe.probe(host, rsh);
+                } catch (IOException e) {
+                  throw new java.util.concurrent.CompletionException(e);
+                }
+              }));
+    }
+    List<ProcessProbe.Found> found = new ArrayList<>();
+    for (CompletableFuture<List<ProcessProbe.Found>> probe : probes) {
+      try {
+        found.addAll(probe.get());
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof IOException io
+            ? io
+            : new IOException(e.getCause().getMessage(), e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while looking at the processes", e);
+      }
+    }
+    return AttachPlan.of(found);
+  }
+
+  @Override
+  void start() throws IOException, InterruptedException {
+    DistributedMaster master =
+        startMaster(
+            new DistributedMaster.Spec(
+                size(),
+                attached,
+                spec.transport(),
+                spec.address(),
+                spec.wireUp(),
+                spec.config(),
+                true));
+    Map<String, String> secrets = master.agentSecrets();
+    if (plan.isPresent()) {
+      for (Map.Entry<String, List<AttachPlan.Rank>> host : plan.get().hosts().entrySet()) {
+        startAgent(host.getKey(), host.getValue(), secrets);
+      }
+    } else {
+      SlurmStep s = spec.slurm().orElseThrow();
+      List<String> command =
+          JobLauncher.SRUN.agents(
+              List.of(),
+              Optional.of(
+                  new JobLauncher.SlurmJob(
+                      s.job(), step.orElseThrow().nodes(), step.orElseThrow().nodeCount())),
+              List.copyOf(secrets.keySet()),
+              master.agentCommand(List.of("--slurm-step", s.id())));
+      startAgent(command, secrets, false, "agent");
+    }
+    awaitTree();
+  }
+
+  /** The agent of one host's processes: a subprocess here, through the remote shell elsewhere. */
+  private void startAgent(String host, List<AttachPlan.Rank> ranks, Map<String, String> secrets)
+      throws IOException {
+    StringBuilder list = new StringBuilder();
+    for (AttachPlan.Rank r : ranks) {
+      list.append(list.length() == 0 ? "" : ",").append(r.pid()).append('=').append(r.rank());
+    }
+    if (AttachTargets.isLocal(host)) {
+      startAgent(
+          distributedMaster().agentCommand(List.of("--attach", list.toString())),
+          secrets,
+          false,
+          "agent");
+      return;
+    }
+    List<String> command = new ArrayList<>(spec.rsh());
+    command.add(host);
+    command.add(
+        Shell.join(
+            distributedMaster()
+                .agentCommand(List.of("--attach", list.toString(), "--secrets-stdin"))));
+    Process p = startAgent(command, Map.of(), true, "agent " + host);
+    try (OutputStream in = p.getOutputStream()) {
+      StringBuilder lines = new StringBuilder();
+      secrets.forEach((name, value) -> lines.append(name).append('=').append(value).append('\n'));
+      in.write(lines.append('\n').toString().getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      // The remote shell ended at once; what it said explains why.
+    }
+  }
+
+  /** Starts an agent's process, showing what it says on standard error until closing. */
+  private Process startAgent(
+      List<String> command, Map<String, String> env, boolean input, String name)
+      throws IOException {
+    Consumer<String> show =
+        line -> {
+          if (!closing()) {
+            err.println("[" + name + "] " + line);
+          }
+        };
+    return startProcess(command, env, input, name, Ending.LEAVE_PROGRAMS, 15, show);
+  }
+
+  /** Fails when every agent has ended before the tree was ready. */
+  @Override
+  void checkAlive() throws IOException {
+    if (!anyProcessAlive()) {
+      throw new IOException("every agent ended before the session was ready (see above)");
+    }
+  }
+
+  /** The ranks attached to (or whose attach failed, answering why); the others are not. */
+  public RankSet attached() {
+    return attached;
+  }
+
+  /**
+   * Detaches every rank still attached (at most {@link #DETACH_LIMIT}) before the master ends; the
+   * agents' gdbs detach too as they end, should a rank have been missed.
+   */
+  @Override
+  void beforeMasterEnds(MasterClient master) {
+    if (!master.treeReady().isDone()) {
+      return;
+    }
+    try {
+      master
+          .call(
+              CommandBody.newBuilder().setDetach(Empty.getDefaultInstance()).build(),
+              attached,
+              Duration.ZERO)
+          .get(DETACH_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      // The agents' gdbs detach as they end.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,213 @@
+package io.sdmfabric.runtime;
+
+import io.sdmfabric.model.RankSet;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * A session whose ranks are served by agent JVMs, one per node, with the master in this JVM: the
+ * one lifecycle of launched ({@link LaunchedSession}) and attached ({@link AttachedSession})
+ * sessions.
+ *
+ * <p>Starting: a JVM shutdown hook first (Ctrl-C or SIGTERM to sdm still ends what was started),
+ * then the variant's {@link #start}: it starts the master ({@link #startMaster}), the child
+ * processes that bring up the agents ({@link #startProcess}), and waits for the tree ({@link
+ * #awaitTree}) while its processes live ({@link #checkAlive}). A failure on the way closes what was
+ * started and is thrown.
+ *
+ * <p>Closing: the variant's last word to the ranks ({@link #beforeMasterEnds}: attached ranks are
+ * detached), the master (so that the agents' going is no news to anyone), every child process at
+ * once as its {@link Ending} says, then the variant's clean-up ({@link #afterProcessesEnd}).
+ */
+public abstract sealed class DistributedSession extends MasterSession
+    permits LaunchedSession, AttachedSession {
+
+  /** How a child process is ended when the session closes. */
+  enum Ending {
+    /** SIGTERM, then SIGKILL to it and its descendants after the grace: a job sdm started. */
+    END,
+    /** SIGTERM to the agent, whose gdbs detach, leaving the programs running: an attached job. */
+    LEAVE_PROGRAMS
+  }
+
+  private record Child(Process process, Ending ending, int graceSeconds) {}
+
+  /** Where the session says what happens on the way (the launcher's lines, missing ranks). */
+  final PrintStream err;
+
+  private final Duration wireUp;
+  private final List<Child> children = new ArrayList<>();
+  private volatile DistributedMaster master;
+  private Thread shutdownHook;
+
+  DistributedSession(int size, Duration wireUp, PrintStream err) {
+    super(size);
+    this.wireUp = wireUp;
+    this.err = err;
+  }
+
+  /**
+   * Starts the master, the agents and whatever else the variant needs, and waits for the tree.
+   *
+   * @throws IOException when something cannot be started or ends before the tree is ready
+   */
+  abstract void start() throws IOException, InterruptedException;
+
+  /** Fails when the processes the tree waits for have ended; called while waiting. */
+  abstract void checkAlive() throws IOException;
+
+  /** What the variant does while the master still serves, as the session closes. */
+  void beforeMasterEnds(MasterClient master) {}
+
+  /** What the variant cleans up once every child process has ended. */
+  void afterProcessesEnd() {}
+
+  /**
+   * Runs {@link #start} under a shutdown hook named {@code hookName}; on failure, closes what was
+   * started and throws.
+   */
+  final void open(String hookName, String doing) throws IOException {
+    Thread hook = new Thread(this::close, hookName);
+    Runtime.getRuntime().addShutdownHook(hook);
+    shutdownHook = hook;
+    try {
+      start();
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      close();
+      throw new IOException("interrupted while " + doing, e);
+    }
+  }
+
+  /** Starts the session's master, a cluster of one until the agents join. */
+  final DistributedMaster startMaster(DistributedMaster.Spec spec) throws IOException {
+    DistributedMaster m = DistributedMaster.start(spec);
+    master = m;
+    return m;
+  }
+
+  @Override
+  final Optional<MasterClient> master() {
+    DistributedMaster m = master;
+    return m == null ? Optional.empty() : Optional.of(m.client());
+  }
+
+  /** The master's own handle, once started. */
+  final DistributedMaster distributedMaster() {
+    return master;
+  }
+
+  /**
+   * Starts a child process (a launcher, an agent, a remote shell) with {@code env} added to its
+   * environment, and hands each line it prints, on either stream, to {@code lines}.
+   *
+   * @param input whether its standard input is a pipe (else it reads nothing)
+   */
+  final Process startProcess(
+      List<String> command,
+      Map<String, String> env,
+      boolean input,
+      String name,
+      Ending ending,
+      int graceSeconds,
+      Consumer<String> lines)
+      throws IOException {
+    Process p = ChildProcesses.start(command, env, input);
+    synchronized (children) {
+      children.add(new Child(p, ending, graceSeconds));
+    }
+    ChildProcesses.pump(p.getInputStream(), lines, name + "-out");
+    ChildProcesses.pump(p.getErrorStream(), lines, name + "-err");
+    return p;
+  }
+
+  /** Whether any child process still runs. */
+  final boolean anyProcessAlive() {
+    synchronized (children) {
+      return children.stream().anyMatch(c -> c.process().isAlive());
+    }
+  }
+
+  /**
+   * Waits for {@code f} while {@link #checkAlive} passes and the wire-up time (and 15 s) lasts.
+   *
+   * @throws IOException when it fails, a process ends first, or the time is up
+   */
+  final <T> T await(CompletableFuture<T> f, String what) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + wireUp.plusSeconds(15).toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        return f.get(100, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        checkAlive();
+      } catch (ExecutionException e) {
+        throw new IOException(e.getCause().getMessage(), e.getCause());
+      }
+    }
+    throw new IOException("gave up waiting for " + what + " after " + wireUp.toSeconds() + " s");
+  }
+
+  /** Waits until the tree is wired, and says which ranks did not come; returns those. */
+  final RankSet awaitTree() throws IOException, InterruptedException {
+    RankSet missing = await(master.client().treeReady(), "the ranks to be attached");
+    if (!missing.isEmpty()) {
+      err.println(
+          "sdm: ranks "
+              + missing
+              + " were not attached within "
+              + wireUp.toSeconds()
+              + " s; the session goes on without them");
+    }
+    return missing;
+  }
+
+  @Override
+  final void end() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+    } catch (IllegalStateException | NullPointerException e) {
+      // Closing from the hook itself (the JVM is going down), or before the hook was added.
+    }
+    // From here on agents and links go away on purpose: that is no news to warn about.
+    Quiet.loggers();
+    DistributedMaster m = master;
+    if (m != null) {
+      m.client().onEvent(e -> {});
+      beforeMasterEnds(m.client());
+      m.close();
+    }
+    List<Thread> enders = new ArrayList<>();
+    synchronized (children) {
+      for (Child c : children) {
+        Runnable ender =
+            c.ending() == Ending.END
+                ? () -> ChildProcesses.end(c.process(), c.graceSeconds())
+                : () -> ChildProcesses.endLeavingPrograms(c.process(), c.graceSeconds());
+        Thread t = new Thread(ender, "end-child");
+        t.start();
+        enders.add(t);
+      }
+    }
+    for (Thread t : enders) {
+      try {
+        t.join(TimeUnit.SECONDS.toMillis(30));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    afterProcessesEnd();
+  }
+}

@@ -1,0 +1,211 @@
+package io.sdmfabric.runtime;
+
+import io.sdmfabric.master.Session;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.runtime.launch.JobLauncher;
+import io.sdmfabric.runtime.launch.OutputMerger;
+import io.sdmfabric.runtime.launch.RankShim;
+import io.sdmfabric.runtime.launch.RankSpool;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.wire.RankReply;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/**
+ * A session whose ranks a real launcher starts (mpirun or srun): the master runs in this JVM, the
+ * ranks start under the rank shim, and one agent JVM per node, started through the same launcher,
+ * attaches a gdb to each of its node's ranks and serves them. The ranks' output comes through the
+ * launcher, tagged with each line's rank, and is merged here. Closing it ends the master, then the
+ * agents (and so every gdb and rank) and the ranks' launcher together.
+ */
+public final class LaunchedSession extends DistributedSession {
+  /** How many of the launcher's own lines a failure message quotes. */
+  private static final int QUOTED_LINES = 5;
+
+  /**
+   * What to launch and how.
+   *
+   * @param launcherOptions options for the launcher, e.g. {@code --oversubscribe}
+   * @param address the master's address, which every node must reach
+   * @param wireUp how long to wait for every rank to be attached and registered
+   */
+  public record Spec(
+      JobLauncher launcher,
+      List<String> launcherOptions,
+      int size,
+      String program,
+      List<String> args,
+      ClusterSettings.Transport transport,
+      String address,
+      Duration wireUp,
+      FabricConfig config) {
+    public Spec {
+      launcherOptions = List.copyOf(launcherOptions);
+      args = List.copyOf(args);
+    }
+  }
+
+  private final Spec spec;
+  private RankSet missing = RankSet.empty();
+  private final Path spool;
+  private final OutputMerger output;
+  private final ArrayDeque<String> launcherLines = new ArrayDeque<>();
+  private final CompletableFuture<JobLauncher.SlurmJob> slurmJob = new CompletableFuture<>();
+  private Process ranks;
+  private Process agents;
+
+  private LaunchedSession(Spec spec, PrintStream err) {
+    super(spec.size(), spec.wireUp(), err);
+    this.spec = spec;
+    byte[] id = new byte[6];
+    new SecureRandom().nextBytes(id);
+    this.spool =
+        Path.of(
+            System.getProperty("java.io.tmpdir"),
+            "sdm-" + System.getProperty("user.name") + "-" + HexFormat.of().formatHex(id));
+    this.output = new OutputMerger(spec.config().eventWindow(), this::publish);
+  }
+
+  /**
+   * Starts the ranks and the agents and waits until the tree is wired.
+   *
+   * @throws IOException when a launcher cannot be started or ends before the tree is ready, or the
+   *     tree is not ready in time; what was started is ended
+   */
+  public static LaunchedSession start(Spec spec, PrintStream err) throws IOException {
+    LaunchedSession s = new LaunchedSession(spec, err);
+    s.open("end-launched-job", "starting the job");
+    return s;
+  }
+
+  @Override
+  void start() throws IOException, InterruptedException {
+    JobLauncher launcher = spec.launcher();
+    List<String> ranksCommand =
+        launcher.ranks(
+            spec.launcherOptions(),
+            spec.size(),
+            RankShim.command(spool.toString(), spec.program(), spec.args()));
+    ranks = startProcess(ranksCommand, Map.of(), false, "ranks", Ending.END, 10, this::onRanksLine);
+    // The ranks stop themselves as they start, so the master starts meanwhile: it costs seconds.
+    DistributedMaster master =
+        startMaster(
+            new DistributedMaster.Spec(
+                spec.size(),
+                RankSet.all(spec.size()),
+                spec.transport(),
+                spec.address(),
+                spec.wireUp(),
+                spec.config(),
+                false));
+
+    Optional<JobLauncher.SlurmJob> job = Optional.empty();
+    if (launcher == JobLauncher.SRUN) {
+      job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
+    }
+    Map<String, String> env = master.agentSecrets();
+    List<String> agentCommand =
+        master.agentCommand(List.of("--spool", spool.toString(), "--program", spec.program()));
+    agents =
+        startProcess(
+            launcher.agents(spec.launcherOptions(), job, List.copyOf(env.keySet()), agentCommand),
+            env,
+            false,
+            "agents",
+            Ending.END,
+            15,
+            this::onAgentLine);
+    missing = awaitTree();
+  }
+
+  private void publish(RankReply event) {
+    master().ifPresent(m -> m.publish(event));
+  }
+
+  /** Fails when either launcher has ended before the session was ready. */
+  @Override
+  void checkAlive() throws IOException {
+    ended(ranks, "the ranks");
+    ended(agents, "the agents");
+  }
+
+  private void ended(Process p, String what) throws IOException {
+    if (p != null && !p.isAlive()) {
+      String quoted;
+      synchronized (launcherLines) {
+        quoted = launcherLines.isEmpty() ? "" : ":\n  " + String.join("\n  ", launcherLines);
+      }
+      throw new IOException(
+          spec.launcher().command()
+              + " of "
+              + what
+              + " exited with status "
+              + p.exitValue()
+              + " before the session was ready"
+              + quoted);
+    }
+  }
+
+  private void onRanksLine(String line) {
+    if (closing()) {
+      return; // The launcher's complaints about the ranks sdm is ending.
+    }
+    Optional<JobLauncher.Tagged> tagged = spec.launcher().untag(line);
+    if (tagged.isEmpty()) {
+      synchronized (launcherLines) {
+        launcherLines.addLast(line);
+        if (launcherLines.size() > QUOTED_LINES) {
+          launcherLines.removeFirst();
+        }
+      }
+      err.println("[" + spec.launcher().command() + "] " + line);
+      return;
+    }
+    JobLauncher.Tagged t = tagged.get();
+    if (!slurmJob.isDone() && t.rank() == 0) {
+      Optional<JobLauncher.SlurmJob> job = JobLauncher.slurmJob(t.text());
+      if (job.isPresent()) {
+        slurmJob.complete(job.get());
+        return;
+      }
+    }
+    output.add(t.rank(), t.text());
+  }
+
+  private void onAgentLine(String line) {
+    if (!closing()) {
+      err.println("[agent] " + line);
+    }
+  }
+
+  /** The master's actor system, whose guardian is the session: what a gateway serves. */
+  public ActorSystem<Session.Command> masterSystem() {
+    return distributedMaster().client().system();
+  }
+
+  /** The ranks that were not attached within the wire-up time. */
+  public RankSet missing() {
+    return missing;
+  }
+
+  /** The ranks' output still waiting to merge goes out before the master ends. */
+  @Override
+  void beforeMasterEnds(MasterClient master) {
+    output.close();
+  }
+
+  @Override
+  void afterProcessesEnd() {
+    new RankSpool(spool).delete();
+  }
+}

@@ -1,0 +1,133 @@
+package io.sdmfabric.runtime;
+
+import io.sdmfabric.master.Session;
+import io.sdmfabric.master.SessionEvent;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.proto.CommandBody;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+
+/**
+ * A front-end's hold on a master running in this JVM (an actor system whose guardian is the {@link
+ * Session}): commands in and their merged replies out, unsolicited events to one listener, and when
+ * the tree is ready. Both the embedded and the launched session are made of one.
+ */
+final class MasterClient {
+  private final ActorSystem<Session.Command> system;
+  private final AtomicLong calls = new AtomicLong();
+  private final CompletableFuture<RankSet> treeReady = new CompletableFuture<>();
+  private volatile Consumer<RankReply> events = e -> {};
+
+  MasterClient(ActorSystem<Session.Command> system) {
+    this.system = system;
+    ActorRef<SessionEvent> subscriber = system.systemActorOf(subscriber(), "events", Props.empty());
+    system.tell(new Session.Subscribe(subscriber));
+  }
+
+  ActorSystem<Session.Command> system() {
+    return system;
+  }
+
+  private Behavior<SessionEvent> subscriber() {
+    return Behaviors.receive(SessionEvent.class)
+        .onMessage(
+            SessionEvent.Unsolicited.class,
+            u -> {
+              deliver(new RankReply(u.ranks(), u.body()));
+              return Behaviors.same();
+            })
+        .onMessage(
+            SessionEvent.RanksLost.class,
+            l -> {
+              deliver(new RankReply(l.ranks(), Protos.error(ServerNode.RANK_LOST)));
+              return Behaviors.same();
+            })
+        .onMessage(
+            SessionEvent.TreeReady.class,
+            r -> {
+              treeReady.complete(r.missing());
+              return Behaviors.same();
+            })
+        .onAnyMessage(m -> Behaviors.same())
+        .build();
+  }
+
+  private static Behavior<SessionEvent> collector(CompletableFuture<List<RankReply>> result) {
+    List<RankReply> replies = new ArrayList<>();
+    return Behaviors.receive(SessionEvent.class)
+        .onMessage(
+            SessionEvent.Reply.class,
+            r -> {
+              replies.add(new RankReply(r.ranks(), r.body()));
+              return Behaviors.same();
+            })
+        .onMessage(
+            SessionEvent.Completed.class,
+            c -> {
+              result.complete(List.copyOf(replies));
+              return Behaviors.stopped();
+            })
+        .onMessage(
+            SessionEvent.Rejected.class,
+            r -> {
+              result.completeExceptionally(new IllegalArgumentException(r.reason()));
+              return Behaviors.stopped();
+            })
+        .onAnyMessage(m -> Behaviors.same())
+        .build();
+  }
+
+  /** Runs a command on {@code dest}; see {@link io.sdmfabric.frontend.SessionClient#call}. */
+  CompletableFuture<List<RankReply>> call(CommandBody command, RankSet dest, Duration timeout) {
+    CompletableFuture<List<RankReply>> result = new CompletableFuture<>();
+    ActorRef<SessionEvent> collector =
+        system.systemActorOf(collector(result), "call-" + calls.incrementAndGet(), Props.empty());
+    system.tell(new Session.Submit(command, dest, timeout, collector));
+    return result;
+  }
+
+  /** Sets the receiver of unsolicited events. */
+  void onEvent(Consumer<RankReply> listener) {
+    this.events = listener;
+  }
+
+  /**
+   * Publishes an event from outside the tree (the launcher's output) through the session, so that
+   * every subscriber hears it as it hears the tree's.
+   */
+  void publish(RankReply event) {
+    system.tell(new Session.Publish(event.ranks(), event.body()));
+  }
+
+  private void deliver(RankReply event) {
+    events.accept(event);
+  }
+
+  /** Completes with the ranks that never registered once a distributed tree is wired. */
+  CompletableFuture<RankSet> treeReady() {
+    return treeReady;
+  }
+
+  /** Ends the actor system, waiting a while for it. */
+  void terminate() {
+    system.terminate();
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(15, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      // What the session ran is gone; a slow actor system shutdown loses nothing.
+    }
+  }
+}

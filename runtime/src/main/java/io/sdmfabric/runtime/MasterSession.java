@@ -1,0 +1,76 @@
+package io.sdmfabric.runtime;
+
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.SessionClient;
+import io.sdmfabric.wire.proto.CommandBody;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * A session whose master runs in this JVM: what every kind has in common. Commands and events go
+ * through the master ({@link MasterClient}); closing runs once, whoever calls it first (the
+ * front-end, a failed start, or the JVM's shutdown hook), and what it ends is each kind's own.
+ *
+ * <p>The kinds: {@link EmbeddedSession} (master, servers and debuggers in this JVM), and the
+ * distributed ones ({@link DistributedSession}), whose ranks are served by agent JVMs: {@link
+ * LaunchedSession} (a job sdm starts through mpirun or srun) and {@link AttachedSession} (running
+ * processes of a job sdm did not start).
+ */
+public abstract sealed class MasterSession implements SessionClient
+    permits EmbeddedSession, DistributedSession {
+  private final int size;
+  private final AtomicBoolean closing = new AtomicBoolean();
+
+  MasterSession(int size) {
+    if (size < 1) {
+      throw new IllegalArgumentException("a session needs at least one rank, not " + size);
+    }
+    this.size = size;
+  }
+
+  /** The master, once it has started. */
+  abstract Optional<MasterClient> master();
+
+  /** Ends what the session started; runs once. */
+  abstract void end();
+
+  @Override
+  public final int size() {
+    return size;
+  }
+
+  @Override
+  public final CompletableFuture<List<RankReply>> call(
+      CommandBody command, RankSet dest, Duration timeout) {
+    Optional<MasterClient> m = master();
+    if (m.isEmpty()) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("the session's master has not started"));
+    }
+    return m.get().call(command, dest, timeout);
+  }
+
+  @Override
+  public final void onEvent(Consumer<RankReply> listener) {
+    master()
+        .orElseThrow(() -> new IllegalStateException("the master has not started"))
+        .onEvent(listener);
+  }
+
+  /** Whether closing has begun: what child processes say from then on is no news. */
+  final boolean closing() {
+    return closing.get();
+  }
+
+  @Override
+  public final void close() {
+    if (closing.compareAndSet(false, true)) {
+      end();
+    }
+  }
+}

@@ -1,0 +1,229 @@
+package io.sdmfabric.runtime;
+
+import io.sdmfabric.wire.SessionSecret;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The TLS identity of one distributed session: a PKCS12 keystore holding one freshly generated,
+ * self-signed EC key pair, used by every JVM of the session both as its key store and as its only
+ * trust store (Artery's {@code tls-tcp}, see {@link ClusterSettings#at(String, int,
+ * SessionKeystore)}). So the session's JVMs, and only they, accept each other's connections.
+ *
+ * <p>The master generates it with the JDK's {@code keytool}; agents, which may run on nodes without
+ * a shared file system, get its bytes in base64 in {@value #ENV} and write their own copy. Either
+ * way the file lives in a new directory of mode 0700 under {@code java.io.tmpdir}, has mode 0600,
+ * and is deleted by {@link #close} or when the JVM ends normally (a JVM killed by SIGKILL leaves it
+ * behind, readable by its owner only). Its password is {@link SessionSecret#keystorePassword}: it
+ * never appears on a command line, not even keytool's.
+ */
+public final class SessionKeystore implements AutoCloseable {
+  /** The environment variable that carries the keystore, in base64, to agents. */
+  public static final String ENV = "SDM_KEYSTORE";
+
+  /** The alias of the session's key pair. */
+  static final String ALIAS = "session";
+
+  /** The environment variable through which keytool reads the password. */
+  private static final String PASSWORD_ENV = "SDM_KEYSTORE_PASSWORD";
+
+  private static final String FILE = "session.p12";
+  private static final long KEYTOOL_TIMEOUT_SECONDS = 120;
+
+  private final Path directory;
+  private final Path file;
+  private final String password;
+  private final String name;
+
+  private SessionKeystore(Path directory, String password) {
+    this.directory = directory;
+    this.file = directory.resolve(FILE);
+    this.password = password;
+    byte[] id = new byte[8];
+    new SecureRandom().nextBytes(id);
+    this.name = HexFormat.of().formatHex(id);
+  }
+
+  /**
+   * Generates the keystore of a new session with keytool (a JVM start: about a second here, see
+   * docs/PERFORMANCE.md).
+   *
+   * @throws IOException when keytool cannot run or fails; its output is in the message
+   */
+  public static SessionKeystore generate(SessionSecret secret) throws IOException {
+    SessionKeystore keystore = new SessionKeystore(privateDirectory(), secret.keystorePassword());
+    try {
+      keystore.runKeytool();
+      try {
+        keystore.check();
+      } catch (IllegalArgumentException e) {
+        throw new IOException("keytool wrote a keystore that does not open: " + e.getMessage(), e);
+      }
+      return keystore;
+    } catch (IOException | RuntimeException e) {
+      keystore.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Writes the keystore that {@link #base64} gave to a file of this JVM's own.
+   *
+   * @throws IllegalArgumentException when it is not base64 of a keystore that opens with {@code
+   *     secret}'s password (another session's, or damaged)
+   * @throws IOException when the file cannot be written
+   */
+  public static SessionKeystore fromBase64(String base64, SessionSecret secret) throws IOException {
+    byte[] bytes;
+    try {
+      bytes = Base64.getDecoder().decode(base64.strip());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("$" + ENV + " is not base64: " + e.getMessage(), e);
+    }
+    SessionKeystore keystore = new SessionKeystore(privateDirectory(), secret.keystorePassword());
+    try {
+      Files.createFile(
+          keystore.file,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      Files.write(keystore.file, bytes);
+      keystore.check();
+      return keystore;
+    } catch (IOException | RuntimeException e) {
+      keystore.close();
+      throw e;
+    }
+  }
+
+  /** The keystore file. */
+  public Path path() {
+    return file;
+  }
+
+  /** The keystore's bytes in base64, for {@value #ENV} in an agent's environment. */
+  public String base64() throws IOException {
+    return Base64.getEncoder().encodeToString(Files.readAllBytes(file));
+  }
+
+  /** The password of the keystore and of its key, for Artery's settings. */
+  String password() {
+    return password;
+  }
+
+  /** Deletes the keystore and its directory. */
+  @Override
+  public void close() {
+    try {
+      Files.deleteIfExists(directory.resolve("keytool.out"));
+      Files.deleteIfExists(file);
+      Files.deleteIfExists(directory);
+    } catch (IOException e) {
+      // The JVM's exit deletes them (deleteOnExit below); nothing else can be done here.
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "SessionKeystore[" + file + "]";
+  }
+
+  /**
+   * A new directory that only this user can enter, deleted with its keystore when the JVM exits
+   * (deleteOnExit runs in reverse order of registration: the file first, then the directory).
+   */
+  private static Path privateDirectory() throws IOException {
+    Path dir =
+        Files.createTempDirectory(
+            "sdm-session-",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    dir.toFile().deleteOnExit();
+    dir.resolve(FILE).toFile().deleteOnExit();
+    return dir;
+  }
+
+  /** The keytool command; the passwords come from the environment ({@code -storepass:env}). */
+  List<String> keytoolCommand() {
+    return List.of(
+        Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+        // keytool is a short-lived JVM: the client compiler alone starts it sooner.
+        "-J-XX:TieredStopAtLevel=1",
+        "-genkeypair",
+        "-alias",
+        ALIAS,
+        "-keyalg",
+        "EC",
+        "-groupname",
+        "secp256r1",
+        "-sigalg",
+        "SHA256withECDSA",
+        // Longer than any session: the key dies with the session's files, not with a date.
+        "-validity",
+        "3650",
+        // A name of its own, so that a peer with another session's certificate is logged as
+        // untrusted rather than as a certificate with a bad signature.
+        "-dname",
+        "CN=sdm session " + name,
+        "-storetype",
+        "PKCS12",
+        "-keystore",
+        file.toString(),
+        "-storepass:env",
+        PASSWORD_ENV,
+        "-keypass:env",
+        PASSWORD_ENV,
+        "-noprompt");
+  }
+
+  private void runKeytool() throws IOException {
+    Path out = directory.resolve("keytool.out");
+    ProcessBuilder builder = new ProcessBuilder(keytoolCommand());
+    builder.environment().remove(SessionSecret.ENV);
+    builder.environment().remove(ENV);
+    builder.environment().put(PASSWORD_ENV, password);
+    Process keytool = builder.redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    try {
+      if (!keytool.waitFor(KEYTOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        keytool.destroyForcibly();
+        throw new IOException("keytool did not finish in " + KEYTOOL_TIMEOUT_SECONDS + " s");
+      }
+    } catch (InterruptedException e) {
+      keytool.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while keytool generated the session keystore", e);
+    }
+    String output = Files.readString(out, StandardCharsets.UTF_8).strip();
+    Files.delete(out);
+    if (keytool.exitValue() != 0) {
+      throw new IOException("keytool failed (exit " + keytool.exitValue() + "): " + output);
+    }
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+  }
+
+  /** Opens the keystore as Artery will: it must hold the session's key pair under its password. */
+  private void check() throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(in, password.toCharArray());
+      if (!store.isKeyEntry(ALIAS)
+          || !(store.getCertificate(ALIAS) instanceof X509Certificate)
+          || store.getKey(ALIAS, password.toCharArray()) == null) {
+        throw new IllegalArgumentException("the keystore holds no session key pair");
+      }
+    } catch (GeneralSecurityException | IOException e) {
+      // A wrong password shows as an IOException whose cause is an UnrecoverableKeyException.
+      throw new IllegalArgumentException(
+          "not this session's keystore (another session's, or damaged): " + e.getMessage(), e);
+    }
+  }
+}

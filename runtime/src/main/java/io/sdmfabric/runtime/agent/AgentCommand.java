@@ -1,0 +1,313 @@
+package io.sdmfabric.runtime.agent;
+
+import com.typesafe.config.Config;
+import io.sdmfabric.gdbmi.GdbDebugger;
+import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.SessionKeystore;
+import io.sdmfabric.runtime.attach.RankEnvironment;
+import io.sdmfabric.runtime.attach.SlurmStep;
+import io.sdmfabric.runtime.launch.RankSpool;
+import io.sdmfabric.server.DebuggerBackend;
+import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.ReplyCache;
+import io.sdmfabric.server.UnavailableRank;
+import io.sdmfabric.sim.SimulatedDebugger;
+import io.sdmfabric.sim.SimulatedProgram;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.AddressFromURIString;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sdm agent}: the servers of one node's ranks, in one JVM that joins the master's cluster
+ * and registers its ranks with the master's rendezvous. Real ranks come from the node's spool
+ * ({@code --spool}): processes the job's launcher started under the rank shim, stopped before their
+ * exec, each attached by a gdb of its own. Or they are running processes of a job sdm did not start
+ * ({@code sdm attach}): given by pid ({@code --attach}), or the node's tasks of a Slurm job step
+ * ({@code --slurm-step}). Simulated ranks ({@code --simulated}) serve to measure and test the
+ * fabric. It runs until the master goes away or it is told to end; the gdbs end with it, and the
+ * programs too, except those it attached to running, which it leaves running.
+ *
+ * <p>The session's secret (and keystore) come in the environment, or, with {@code --secrets-stdin},
+ * as {@code NAME=VALUE} lines on standard input up to an empty line: a remote shell such as ssh
+ * passes no environment on, and a command line is visible to every user in {@code ps}.
+ */
+@Command(
+    name = "agent",
+    description = "Serve ranks of a distributed session (started by sdm, not by hand).",
+    mixinStandardHelpOptions = true)
+public final class AgentCommand implements Callable<Integer> {
+  @Option(
+      names = "--master",
+      required = true,
+      paramLabel = "HOST:PORT",
+      description = "the master's cluster address")
+  String master;
+
+  /** What the agent serves: exactly one of these. */
+  static final class Mode {
+    @Option(
+        names = "--spool",
+        paramLabel = "DIR",
+        description =
+            "serve the ranks that the rank shim records in DIR, with gdb (a launched job)")
+    Path spool;
+
+    @Option(
+        names = "--attach",
+        paramLabel = "PID[=RANK],...",
+        description =
+            "attach gdb to these running processes of this node; a RANK given must be the one in"
+                + " the process's environment")
+    String attach;
+
+    @Option(
+        names = "--slurm-step",
+        paramLabel = "JOBID.STEP",
+        description =
+            "attach gdb to this node's processes of the Slurm job step (scontrol listpids)")
+    String slurmStep;
+
+    @Option(
+        names = "--simulated",
+        paramLabel = "SET",
+        description = "serve these ranks of a simulated program (for tests and benchmarks)")
+    String simulated;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Mode mode;
+
+  @Option(
+      names = "--secrets-stdin",
+      description =
+          "read $SDM_SECRET (and $SDM_KEYSTORE) as NAME=VALUE lines from standard input, up to an"
+              + " empty line, not from the environment")
+  boolean secretsOnStdin;
+
+  @Option(
+      names = "--program",
+      paramLabel = "PATH",
+      description = "the program the ranks exec (with --spool)")
+  Path program = Path.of("");
+
+  @Option(names = "--size", required = true, paramLabel = "N", description = "ranks in the job")
+  int size;
+
+  @Option(
+      names = "--wire-up",
+      paramLabel = "SECONDS",
+      description = "how long to look for ranks in the spool (default: ${DEFAULT-VALUE})")
+  int wireUpSeconds = 120;
+
+  @Option(names = "--host", description = "the address to listen on (default: this host's address)")
+  String host = ClusterSettings.localAddress();
+
+  @Option(
+      names = "--transport",
+      description = "tcp, aeron-udp or tls-tcp, as the master uses (default: ${DEFAULT-VALUE})")
+  String transport = "tcp";
+
+  private final PrintStream err;
+  private final List<GdbDebugger> gdbs = new CopyOnWriteArrayList<>();
+
+  public AgentCommand(PrintStream err) {
+    this.err = err;
+  }
+
+  /** Runs an agent, as the master starts it: {@code java -cp ... AgentCommand OPTIONS}. */
+  public static void main(String[] args) {
+    // Logging set up now, on one thread, before the actor system's threads race to it.
+    org.slf4j.LoggerFactory.getILoggerFactory();
+    System.exit(new CommandLine(new AgentCommand(System.err)).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Config settings;
+    AgentSecrets secrets;
+    RankSource ranks;
+    try {
+      secrets =
+          AgentSecrets.from(secretsOnStdin ? AgentSecrets.readSecrets(System.in) : System.getenv());
+      settings = clusterSettings(ClusterSettings.Transport.named(transport), secrets);
+      ranks = rankSource();
+    } catch (IllegalArgumentException | IOException e) {
+      err.println("sdm agent: " + e.getMessage());
+      return 2;
+    }
+    Address masterAddress =
+        AddressFromURIString.parse("pekko://" + ClusterSettings.SYSTEM + "@" + master);
+    ReplyCache cache = new ReplyCache();
+    ActorSystem<NodeAgent.Message> system =
+        ActorSystem.create(
+            NodeAgent.create(
+                masterAddress,
+                secrets.secret(),
+                FabricConfig.defaults(),
+                agent -> ranks.start(agent, cache)),
+            ClusterSettings.SYSTEM,
+            settings);
+    // The agent lives as long as its cluster membership: it ends when the master does.
+    system.getWhenTerminated().toCompletableFuture().get();
+    ranks.stop();
+    // Each ends its program, or detaches from one it attached to running.
+    gdbs.parallelStream().forEach(GdbDebugger::close);
+    if (mode.spool != null) {
+      new RankSpool(mode.spool).delete();
+    }
+    return 0;
+  }
+
+  /** Where this agent's ranks come from, as its mode says. */
+  private interface RankSource {
+    void start(ActorRef<NodeAgent.Message> agent, ReplyCache cache);
+
+    void stop();
+  }
+
+  private RankSource rankSource() throws IOException {
+    if (mode.simulated != null) {
+      RankSet mine = RankSet.parse(mode.simulated);
+      return new RankSource() {
+        @Override
+        public void start(ActorRef<NodeAgent.Message> agent, ReplyCache cache) {
+          serveSimulated(mine, cache, agent);
+        }
+
+        @Override
+        public void stop() {}
+      };
+    }
+    if (mode.spool != null) {
+      SpoolAttacher attacher = attacher();
+      return new RankSource() {
+        @Override
+        public void start(ActorRef<NodeAgent.Message> agent, ReplyCache cache) {
+          attacher.start(listener(agent, cache));
+        }
+
+        @Override
+        public void stop() {
+          attacher.stop();
+        }
+      };
+    }
+    List<PidAttacher.Target> targets =
+        mode.attach != null ? targets(mode.attach) : slurmTargets(SlurmStep.parse(mode.slurmStep));
+    PidAttacher running = new PidAttacher(GdbOptions.defaults());
+    return new RankSource() {
+      @Override
+      public void start(ActorRef<NodeAgent.Message> agent, ReplyCache cache) {
+        running.start(targets, listener(agent, cache));
+      }
+
+      @Override
+      public void stop() {
+        running.stop();
+      }
+    };
+  }
+
+  /**
+   * This agent's Artery settings. Over tls-tcp it needs the session's keystore, which the master
+   * passes in {@code $SDM_KEYSTORE}; the agent writes it to a file of its own (mode 0600, deleted
+   * when the JVM ends), since it may run on a node that shares no file system with the master.
+   *
+   * @throws IllegalArgumentException when the keystore is missing or not the session's
+   */
+  private Config clusterSettings(ClusterSettings.Transport artery, AgentSecrets secrets)
+      throws IOException {
+    if (artery != ClusterSettings.Transport.TLS_TCP) {
+      return ClusterSettings.at(host, 0, artery);
+    }
+    if (secrets.keystoreBase64().isEmpty()) {
+      throw new IllegalArgumentException(
+          "tls-tcp needs the session's keystore: the master passes it in $" + SessionKeystore.ENV);
+    }
+    return ClusterSettings.at(
+        host, 0, SessionKeystore.fromBase64(secrets.keystoreBase64().get(), secrets.secret()));
+  }
+
+  /** {@code PID[=RANK],...}: a pid without a rank takes the one in its environment. */
+  static List<PidAttacher.Target> targets(String list) throws IOException {
+    List<PidAttacher.Target> targets = new java.util.ArrayList<>();
+    for (String item : list.split(",")) {
+      int eq = item.indexOf('=');
+      long pid;
+      try {
+        pid = Long.parseLong(eq < 0 ? item : item.substring(0, eq));
+        targets.add(
+            new PidAttacher.Target(
+                pid,
+                eq < 0
+                    ? RankEnvironment.ofProcess(pid).rank()
+                    : Integer.parseInt(item.substring(eq + 1))));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--attach needs PID[=RANK],..., not " + list);
+      }
+    }
+    return targets;
+  }
+
+  /** This node's tasks of the step, each with Slurm's task id as its rank. */
+  private static List<PidAttacher.Target> slurmTargets(SlurmStep step) throws IOException {
+    List<PidAttacher.Target> targets = new java.util.ArrayList<>();
+    for (SlurmStep.Task t : step.localTasks()) {
+      targets.add(new PidAttacher.Target(t.pid(), t.globalId()));
+    }
+    if (targets.isEmpty()) {
+      throw new IOException("this node has no processes of Slurm job step " + step.id());
+    }
+    return targets;
+  }
+
+  private void serveSimulated(RankSet mine, ReplyCache cache, ActorRef<NodeAgent.Message> agent) {
+    SimulatedProgram program = SimulatedProgram.defaults();
+    mine.forEach(
+        rank ->
+            agent.tell(
+                new NodeAgent.RankReady(
+                    rank,
+                    new DebuggerBackend(SimulatedDebugger.direct(program, rank, size), cache))));
+  }
+
+  private SpoolAttacher attacher() {
+    return new SpoolAttacher(
+        new RankSpool(mode.spool),
+        size,
+        Duration.ofSeconds(wireUpSeconds),
+        GdbOptions.defaults(),
+        program);
+  }
+
+  /** Serves each attached rank with its gdb, and each rank gdb could not attach with the error. */
+  private SpoolAttacher.Listener listener(ActorRef<NodeAgent.Message> agent, ReplyCache cache) {
+    return new SpoolAttacher.Listener() {
+      @Override
+      public void attached(int rank, GdbDebugger gdb) {
+        gdbs.add(gdb);
+        agent.tell(new NodeAgent.RankReady(rank, new DebuggerBackend(gdb, cache)));
+      }
+
+      @Override
+      public void failed(int rank, String why) {
+        err.println("sdm agent: rank " + rank + ": " + why);
+        agent.tell(new NodeAgent.RankReady(rank, new UnavailableRank("rank " + rank + ": " + why)));
+      }
+    };
+  }
+}

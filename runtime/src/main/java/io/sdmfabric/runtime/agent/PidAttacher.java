@@ -1,0 +1,75 @@
+package io.sdmfabric.runtime.agent;
+
+import io.sdmfabric.gdbmi.GdbDebugger;
+import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.runtime.attach.RankEnvironment;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Attaches a gdb to each of a node's running processes ({@code sdm attach}), several at a time, and
+ * hands each rank on as soon as its gdb has it, or with why it has none. Each process's rank comes
+ * from its own environment ({@link RankEnvironment}) and must be the rank it was given (the one the
+ * front-end found, or Slurm's task id): a process that is not what it was taken for is not
+ * attached.
+ */
+final class PidAttacher {
+  private static final int PARALLEL = 8;
+
+  /** A process to attach to, and the rank it was given. */
+  record Target(long pid, int rank) {}
+
+  private final GdbOptions options;
+  private final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
+
+  PidAttacher(GdbOptions options) {
+    this.options = options;
+  }
+
+  /** Starts attaching to every target, telling {@code listener} what became of each rank. */
+  void start(List<Target> targets, SpoolAttacher.Listener listener) {
+    for (Target t : targets) {
+      pool.execute(() -> attach(t, listener));
+    }
+    pool.shutdown();
+  }
+
+  /** Stops attaching; attaches under way finish. */
+  void stop() {
+    pool.shutdownNow();
+  }
+
+  private void attach(Target t, SpoolAttacher.Listener listener) {
+    try {
+      int rank = RankEnvironment.ofProcess(t.pid()).rank();
+      if (rank != t.rank()) {
+        listener.failed(
+            t.rank(),
+            "process " + t.pid() + " has rank " + rank + " in its environment, not " + t.rank());
+        return;
+      }
+    } catch (IOException e) {
+      listener.failed(t.rank(), e.getMessage());
+      return;
+    }
+    GdbDebugger gdb;
+    try {
+      gdb = GdbDebugger.start(options);
+    } catch (IOException e) {
+      listener.failed(t.rank(), e.getMessage());
+      return;
+    }
+    try {
+      gdb.attach(t.pid()).get(60, TimeUnit.SECONDS);
+      listener.attached(t.rank(), gdb);
+    } catch (Exception e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      gdb.close();
+      listener.failed(
+          t.rank(), "gdb could not attach to process " + t.pid() + ": " + cause.getMessage());
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.sdmfabric.runtime.agent;
+
+import io.sdmfabric.gdbmi.GdbDebugger;
+import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.runtime.launch.RankSpool;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches a node's spool for ranks stopped before their exec and attaches a gdb to each, several at
+ * a time, handing every rank on as soon as its gdb has followed the exec (or failed to). It stops
+ * watching when it has seen every rank of the job or when the wire-up time is over.
+ */
+final class SpoolAttacher {
+  private static final Logger log = LoggerFactory.getLogger(SpoolAttacher.class);
+  private static final int PARALLEL = 8;
+  private static final long POLL_MS = 20;
+
+  /** What became of one rank: its gdb, or why there is none. */
+  interface Listener {
+    void attached(int rank, GdbDebugger gdb);
+
+    void failed(int rank, String why);
+  }
+
+  private final RankSpool spool;
+  private final int size;
+  private final Duration wireUp;
+  private final GdbOptions options;
+  private final Path program;
+  private volatile Listener listener;
+  private final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
+  private volatile boolean stopped;
+
+  SpoolAttacher(RankSpool spool, int size, Duration wireUp, GdbOptions options, Path program) {
+    this.program = program;
+    this.spool = spool;
+    this.size = size;
+    this.wireUp = wireUp;
+    this.options = options;
+  }
+
+  /** Starts watching on a thread of its own, telling {@code listener} what became of each rank. */
+  void start(Listener listener) {
+    this.listener = listener;
+    Thread t = new Thread(this::watch, "spool-attacher");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Stops watching; attaches under way finish. */
+  void stop() {
+    stopped = true;
+    pool.shutdown();
+  }
+
+  private void watch() {
+    long deadline = System.nanoTime() + wireUp.toNanos();
+    int seen = 0;
+    while (!stopped && seen < size && System.nanoTime() < deadline) {
+      List<RankSpool.StoppedRank> ready;
+      try {
+        ready = spool.poll();
+      } catch (IOException e) {
+        log.error("sdm agent: {}", e.getMessage());
+        return;
+      }
+      for (RankSpool.StoppedRank r : ready) {
+        seen++;
+        if (r.rank() >= size) {
+          log.warn(
+              "rank {} (pid {}) is outside the job's {} ranks; ignored", r.rank(), r.pid(), size);
+          continue;
+        }
+        pool.execute(() -> attach(r));
+      }
+      try {
+        Thread.sleep(POLL_MS);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+    pool.shutdown();
+  }
+
+  private void attach(RankSpool.StoppedRank r) {
+    GdbDebugger gdb;
+    try {
+      gdb = GdbDebugger.start(options);
+    } catch (IOException e) {
+      listener.failed(r.rank(), e.getMessage());
+      return;
+    }
+    CompletableFuture<?> done = gdb.attachAtExec(r.pid(), program);
+    try {
+      done.get(60, TimeUnit.SECONDS);
+      listener.attached(r.rank(), gdb);
+    } catch (Exception e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      gdb.close();
+      listener.failed(
+          r.rank(), "gdb could not attach to pid " + r.pid() + ": " + cause.getMessage());
+    }
+  }
+}

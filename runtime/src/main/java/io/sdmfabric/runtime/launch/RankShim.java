@@ -1,0 +1,41 @@
+package io.sdmfabric.runtime.launch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The POSIX sh shim each rank starts under (the resource {@code rank-shim.sh}): it records the
+ * rank's pid in its node's spool directory, stops itself with SIGSTOP, and execs the program once
+ * the node's agent has attached gdb. It travels inline on the launcher's command line ({@code sh
+ * -c}), so nothing needs to be installed on the compute nodes; it holds no secret.
+ */
+public final class RankShim {
+  /** The line rank 0 prints under Slurm: {@code sdm-job JOBID NODELIST NODES}. */
+  static final String JOB_MARKER = "sdm-job ";
+
+  private static final String SCRIPT = load();
+
+  private RankShim() {}
+
+  /** The command that runs {@code program} with {@code args} under the shim. */
+  public static List<String> command(String spool, String program, List<String> args) {
+    List<String> command = new ArrayList<>(List.of("sh", "-c", SCRIPT, "sdm-rank", spool, program));
+    command.addAll(args);
+    return command;
+  }
+
+  private static String load() {
+    try (InputStream in = RankShim.class.getResourceAsStream("rank-shim.sh")) {
+      if (in == null) {
+        throw new IllegalStateException("rank-shim.sh is missing from the jar");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package io.sdmfabric.runtime.launch;
+
+import io.sdmfabric.runtime.PrivateDirectory;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * A node's spool directory of a session: each rank's shim writes {@code rank.R} holding its pid,
+ * then stops itself. The agent polls it for ranks that have stopped and are ready to be attached.
+ * The directory must be the user's own with mode 0700: anyone else could plant pids in it.
+ */
+public final class RankSpool {
+  /** A rank stopped before the exec of its program. */
+  public record StoppedRank(int rank, long pid) {}
+
+  private final Path dir;
+  private final BitSet seen = new BitSet();
+
+  public RankSpool(Path dir) {
+    this.dir = dir;
+  }
+
+  Path dir() {
+    return dir;
+  }
+
+  /**
+   * The ranks stopped since the last call. Ranks whose file is there but whose process has not
+   * stopped yet come in a later call.
+   *
+   * @throws IOException when the directory is not the user's private one
+   */
+  public List<StoppedRank> poll() throws IOException {
+    List<StoppedRank> ready = new ArrayList<>();
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return ready;
+    }
+    PrivateDirectory.check(dir);
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "rank.*")) {
+      for (Path f : files) {
+        int rank;
+        long pid;
+        try {
+          rank = Integer.parseInt(f.getFileName().toString().substring("rank.".length()));
+          pid = Long.parseLong(Files.readString(f).trim());
+        } catch (NumberFormatException e) {
+          continue;
+        }
+        if (rank >= 0 && !seen.get(rank) && stopped(pid)) {
+          seen.set(rank);
+          ready.add(new StoppedRank(rank, pid));
+        }
+      }
+    }
+    return ready;
+  }
+
+  /** Removes the directory and what the shims wrote in it. */
+  public void delete() {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+      for (Path f : files) {
+        Files.deleteIfExists(f);
+      }
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // Gone already, or not ours to remove.
+    }
+  }
+
+  /** Whether process {@code pid} is stopped (state T in /proc/PID/stat). */
+  static boolean stopped(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      int end = stat.lastIndexOf(')');
+      return end > 0 && end + 2 < stat.length() && stat.charAt(end + 2) == 'T';
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}
