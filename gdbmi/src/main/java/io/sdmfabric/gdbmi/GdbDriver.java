@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -41,11 +42,37 @@ import org.slf4j.LoggerFactory;
  * the program end on {@link #close}, when gdb dies, and when the JVM exits; unless gdb {@linkplain
  * #leaveProgramRunning attached to a program that was already running}, which is then detached and
  * left running in all three cases.
+ *
+ * <p>The driver never sends gdb SIGTERM: gdb 13 can fail an internal assertion when SIGTERM comes
+ * while it handles a stop of a running attached program (a conditional breakpoint's), and abort
+ * with a core dump (measured; likely gdb bug 26761, fixed after gdb 13:
+ * https://sourceware.org/bugzilla/show_bug.cgi?id=26761). It asks gdb to exit over MI and, if gdb
+ * lingers, kills it with SIGKILL, which dumps no core. gdb's internal errors end it with exit
+ * status 1 and no core either (see {@link #EARLY_SETTINGS}).
  */
 public final class GdbDriver implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GdbDriver.class);
   private static final Set<GdbDriver> LIVE = ConcurrentHashMap.newKeySet();
   private static final int STDERR_TAIL_LINES = 20;
+
+  /** How long {@link #closeAsync} lets gdb detach and exit before it kills gdb with SIGKILL. */
+  static final long EXIT_GRACE_MS = 6_000;
+
+  /**
+   * Arguments that make gdb exit with status 1, without a core dump and without asking a question
+   * (which MI could not answer), when it fails an internal assertion; and carry on after an
+   * internal warning. gdb's defaults ({@code ask}) both quit and dump core here: with {@code
+   * confirm off}, or with standard input not a terminal, every question counts as answered yes.
+   * Given with {@code -iex}, they hold before gdb reads anything else. See "Maintenance Commands"
+   * in the GDB manual, https://sourceware.org/gdb/onlinedocs/gdb/Maintenance-Commands.html ({@code
+   * maint set internal-error quit} and {@code corefile}).
+   */
+  static final List<String> EARLY_SETTINGS =
+      List.of(
+          "-iex", "maintenance set internal-error quit yes",
+          "-iex", "maintenance set internal-error corefile no",
+          "-iex", "maintenance set internal-warning quit no",
+          "-iex", "maintenance set internal-warning corefile no");
 
   static {
     Runtime.getRuntime().addShutdownHook(new Thread(GdbDriver::killAllLive, "gdb-driver-shutdown"));
@@ -83,18 +110,20 @@ public final class GdbDriver implements AutoCloseable {
   }
 
   /**
-   * Starts gdb, gives the program a pseudo-terminal and turns on asynchronous execution (so that
-   * gdb takes commands while the program runs), pagination and confirmation off.
+   * Starts gdb in {@link GdbOptions#directory}, gives the program a pseudo-terminal and turns on
+   * asynchronous execution (so that gdb takes commands while the program runs), pagination and
+   * confirmation off, and core dumps of gdb off ({@link #EARLY_SETTINGS}).
    *
    * @throws IOException when gdb cannot be started (not installed: the message says so)
    */
   public static GdbDriver start(GdbOptions options, MiListener listener) throws IOException {
     List<String> command =
         new ArrayList<>(List.of(options.executable(), "--interpreter=mi3", "-nx", "-q"));
+    command.addAll(EARLY_SETTINGS);
     command.addAll(options.extraArgs());
     Process process;
     try {
-      process = new ProcessBuilder(command).start();
+      process = new ProcessBuilder(command).directory(options.directory().toFile()).start();
     } catch (IOException e) {
       throw new IOException(
           "cannot start gdb ("
@@ -204,8 +233,9 @@ public final class GdbDriver implements AutoCloseable {
    * From now on the program is not gdb's to end: it was running before gdb attached to it. {@link
    * #close} detaches from it (gdb removes its breakpoints and lets it go), gdb's death leaves it to
    * the kernel (which lets a tracee go when its tracer dies) and the JVM's exit detaches as close
-   * does. Never SIGKILL such a gdb while its program runs with breakpoints inserted: the program
-   * would die of the next SIGTRAP.
+   * does. A gdb killed with SIGKILL while its program runs with breakpoints inserted leaves the
+   * program to die of the next SIGTRAP: so close kills gdb only after {@link #EXIT_GRACE_MS}, when
+   * it has had time to detach.
    */
   void leaveProgramRunning() {
     leaveProgram = true;
@@ -222,10 +252,18 @@ public final class GdbDriver implements AutoCloseable {
   }
 
   /**
-   * Ends gdb and the program: asks gdb to exit, kills it after a grace period, and kills the
-   * program if it is still there. A program gdb {@linkplain #leaveProgramRunning attached to} is
-   * detached instead, and gdb gets a SIGTERM (on which it detaches as it quits) before the SIGKILL.
-   * Completes when gdb is gone; never fails.
+   * gdb's exit value as {@link Process#exitValue} gives it (128 + N when signal N ended it), once
+   * it has exited.
+   */
+  OptionalInt exitValue() {
+    return gdb.isAlive() ? OptionalInt.empty() : OptionalInt.of(gdb.exitValue());
+  }
+
+  /**
+   * Ends gdb and the program: asks gdb to exit ({@code -gdb-exit}), kills it with SIGKILL if it has
+   * not exited after {@link #EXIT_GRACE_MS}, and kills the program if it is still there. A program
+   * gdb {@linkplain #leaveProgramRunning attached to} is detached ({@code -target-detach}) first
+   * instead. Never SIGTERM (see the class comment). Completes when gdb is gone; never fails.
    */
   public CompletableFuture<Void> closeAsync() {
     synchronized (pending) {
@@ -245,11 +283,11 @@ public final class GdbDriver implements AutoCloseable {
     return exited;
   }
 
-  /** Ends gdb and the program (or leaves the program), waiting a few seconds at most. */
+  /** Ends gdb and the program (or leaves the program), waiting about ten seconds at most. */
   @Override
   public void close() {
     try {
-      closeAsync().get(10, TimeUnit.SECONDS);
+      closeAsync().get(EXIT_GRACE_MS + 4_000, TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       gdb.destroyForcibly();
       killInferior();
@@ -258,12 +296,7 @@ public final class GdbDriver implements AutoCloseable {
 
   private void awaitEndOrKill() {
     try {
-      if (!gdb.waitFor(3, TimeUnit.SECONDS) && leaveProgram) {
-        log.warn("gdb {} did not exit in time; ending it with SIGTERM", gdb.pid());
-        gdb.destroy();
-        gdb.waitFor(3, TimeUnit.SECONDS);
-      }
-      if (gdb.isAlive()) {
+      if (!gdb.waitFor(EXIT_GRACE_MS, TimeUnit.MILLISECONDS)) {
         log.warn("gdb {} did not exit in time; killing it", gdb.pid());
         gdb.destroyForcibly().waitFor(3, TimeUnit.SECONDS);
       }
@@ -507,9 +540,9 @@ public final class GdbDriver implements AutoCloseable {
 
   /**
    * The JVM is going: every gdb ends at once, with what it started. A gdb attached to a running
-   * program is closed as {@link #closeAsync} does (detach, then exit, then SIGTERM and SIGKILL if
-   * it lingers) and waited for a few seconds: gdb's own SIGTERM handling can leave a running
-   * program stopped, or with a breakpoint in it that the next SIGTRAP dies of.
+   * program is closed as {@link #closeAsync} does (detach, then exit, then SIGKILL if it lingers)
+   * and waited for: killed at once, it would leave a breakpoint in the program that the next
+   * SIGTRAP kills it with.
    */
   private static void killAllLive() {
     List<GdbDriver> leaving = new ArrayList<>();
@@ -522,7 +555,7 @@ public final class GdbDriver implements AutoCloseable {
         d.gdb.destroyForcibly();
       }
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_GRACE_MS + 2_000);
     for (GdbDriver d : leaving) {
       try {
         d.exited.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
