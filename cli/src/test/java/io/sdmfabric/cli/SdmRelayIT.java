@@ -48,7 +48,6 @@ import org.junit.jupiter.api.Timeout;
 class SdmRelayIT {
   private static final Path NETNS =
       Path.of("..", "dev", "lib", "netns.sh").toAbsolutePath().normalize();
-  private static final Path TEST_CLASSES = Path.of("target", "test-classes").toAbsolutePath();
   private static final Duration BOUND = Duration.ofSeconds(90);
   private static final int FRONTEND_PORT = 7001;
   private static final Pattern FORWARDING =
@@ -294,7 +293,12 @@ class SdmRelayIT {
   private static List<String> peer(String mode, Object... args) {
     List<String> cmd =
         new ArrayList<>(
-            List.of(Sdm.java(), "-cp", TEST_CLASSES.toString(), RelayPeer.class.getName(), mode));
+            List.of(
+                Sdm.java(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                RelayPeer.class.getName(),
+                mode));
     for (Object a : args) {
       cmd.add(a.toString());
     }

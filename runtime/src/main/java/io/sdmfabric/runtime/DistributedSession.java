@@ -48,7 +48,7 @@ public abstract sealed class DistributedSession extends MasterSession
   private final Duration wireUp;
   private final List<Child> children = new ArrayList<>();
   private volatile DistributedMaster master;
-  private Thread shutdownHook;
+  private volatile Thread shutdownHook;
 
   DistributedSession(int size, Duration wireUp, PrintStream err) {
     super(size);
@@ -176,10 +176,13 @@ public abstract sealed class DistributedSession extends MasterSession
 
   @Override
   final void end() {
-    try {
-      Runtime.getRuntime().removeShutdownHook(shutdownHook);
-    } catch (IllegalStateException | NullPointerException e) {
-      // Closing from the hook itself (the JVM is going down), or before the hook was added.
+    Thread hook = shutdownHook;
+    if (hook != null) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // Closing from the hook itself: the JVM is going down.
+      }
     }
     // From here on agents and links go away on purpose: that is no news to warn about.
     Quiet.loggers();
