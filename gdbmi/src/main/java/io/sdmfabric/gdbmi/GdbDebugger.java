@@ -8,6 +8,7 @@ import io.sdmfabric.model.DebuggerException;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.ProgramInfo;
+import io.sdmfabric.model.Shell;
 import io.sdmfabric.model.SignalAction;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.StepKind;
@@ -211,7 +212,8 @@ public final class GdbDebugger implements Debugger {
             : spec.program();
     MiCommand arguments = MiCommand.of("-exec-arguments");
     try {
-      spec.args().forEach(a -> arguments.raw(shellQuote(a)));
+      // gdb starts the program through a shell, which splits the arguments again.
+      spec.args().forEach(a -> arguments.raw(Shell.quote(a)));
     } catch (IllegalArgumentException e) {
       return CompletableFuture.failedFuture(new DebuggerException(e.getMessage()));
     }
@@ -745,16 +747,6 @@ public final class GdbDebugger implements Debugger {
 
   private static boolean isAccessGroup(String exp) {
     return exp.equals("public") || exp.equals("private") || exp.equals("protected");
-  }
-
-  /** Quotes a program argument for the shell that gdb starts the program with. */
-  static String shellQuote(String arg) {
-    if (!arg.isEmpty()
-        && arg.chars()
-            .allMatch(ch -> Character.isLetterOrDigit(ch) || "-_./=:,+@%".indexOf(ch) >= 0)) {
-      return arg;
-    }
-    return "'" + arg.replace("'", "'\\''") + "'";
   }
 
   /** Turns MI async records into {@link DebugEvent}s for the subscriber. */
