@@ -3,6 +3,7 @@ package io.sdmfabric.server;
 import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Debugger;
 import io.sdmfabric.model.DebuggerException;
+import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -220,12 +221,17 @@ public final class DebuggerBackend implements RankBackend {
     return started.thenApply(v -> RUNNING);
   }
 
+  /**
+   * The debugger's own words: the first {@link DebuggerException} with a message along the causes,
+   * else the innermost cause's message ({@link Failures#message}), so that what gdb said is not
+   * hidden behind the exceptions that carried it.
+   */
   private static String message(Throwable error) {
     Throwable e = error;
     while (e.getCause() != null && (e.getMessage() == null || !(e instanceof DebuggerException))) {
       e = e.getCause();
     }
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return Failures.message(e);
   }
 
   @Override

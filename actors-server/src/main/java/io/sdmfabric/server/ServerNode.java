@@ -1,5 +1,6 @@
 package io.sdmfabric.server;
 
+import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Protos;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.IntFunction;
 import org.apache.pekko.actor.Cancellable;
@@ -374,18 +374,13 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     try {
       stage = backend.execute(body);
     } catch (RuntimeException e) {
-      return CompletableFuture.completedFuture(ReplyBody.of(Protos.error(describe(e))));
+      return CompletableFuture.completedFuture(ReplyBody.of(Protos.error(Failures.message(e))));
     }
     return stage
         .toCompletableFuture()
         .handle(
-            (reply, error) -> error == null ? reply : ReplyBody.of(Protos.error(describe(error))));
-  }
-
-  private static String describe(Throwable error) {
-    Throwable e =
-        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            (reply, error) ->
+                error == null ? reply : ReplyBody.of(Protos.error(Failures.message(error))));
   }
 
   private void onLocalReply(LocalReply reply) {

@@ -3,6 +3,7 @@ package io.sdmfabric.frontend;
 import com.google.protobuf.ByteString;
 import io.sdmfabric.frontend.ConsoleCommand.Simple;
 import io.sdmfabric.model.BreakpointSpec;
+import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.model.WatchKind;
@@ -341,7 +342,7 @@ public final class Console {
           .call(body, ranks, Duration.ZERO)
           .get(REPLY_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      renderer.error(ranks, e.getCause().getMessage());
+      renderer.error(ranks, Failures.message(e));
     } catch (TimeoutException e) {
       renderer.error(ranks, "no reply from every rank within " + REPLY_LIMIT.toSeconds() + " s");
     }

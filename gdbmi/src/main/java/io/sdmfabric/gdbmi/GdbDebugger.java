@@ -5,6 +5,7 @@ import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Debugger;
 import io.sdmfabric.model.DebuggerException;
+import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.ProgramInfo;
@@ -472,7 +473,7 @@ public final class GdbDebugger implements Debugger {
               String text =
                   error == null
                       ? reply.results().string("value")
-                      : "<error: " + unwrap(error).getMessage() + ">";
+                      : "<error: " + Failures.message(error) + ">";
               return Value.scalar(name, type, ValueKinds.classify(type, text, 0), 0, text);
             });
   }
@@ -737,12 +738,6 @@ public final class GdbDebugger implements Debugger {
     } catch (NumberFormatException e) {
       return 0;
     }
-  }
-
-  private static Throwable unwrap(Throwable error) {
-    return error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-        ? error.getCause()
-        : error;
   }
 
   private static boolean isAccessGroup(String exp) {

@@ -3,6 +3,7 @@ package io.sdmfabric.gdbmi;
 import io.sdmfabric.gdbmi.internal.LineAssembler;
 import io.sdmfabric.gdbmi.internal.Pty;
 import io.sdmfabric.model.DebuggerException;
+import io.sdmfabric.model.Failures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -156,8 +157,7 @@ public final class GdbDriver implements AutoCloseable {
       }
     } catch (Exception e) {
       driver.close();
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw new IOException("gdb did not start up: " + cause.getMessage(), cause);
+      throw new IOException("gdb did not start up: " + Failures.message(e), Failures.cause(e));
     }
     return driver;
   }
