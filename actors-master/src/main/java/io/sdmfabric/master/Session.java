@@ -196,13 +196,9 @@ public final class Session extends AbstractBehavior<Session.Command> {
       submit.replyTo().tell(new SessionEvent.Rejected(submit.body(), "no ranks selected"));
       return this;
     }
-    if (dest.last() >= size) {
-      submit
-          .replyTo()
-          .tell(
-              new SessionEvent.Rejected(
-                  submit.body(),
-                  "rank " + dest.last() + " is out of range: the job has ranks 0-" + (size - 1)));
+    Optional<String> outOfRange = dest.outOfRange(size);
+    if (outOfRange.isPresent()) {
+      submit.replyTo().tell(new SessionEvent.Rejected(submit.body(), outOfRange.get()));
       return this;
     }
     long id = nextId++;

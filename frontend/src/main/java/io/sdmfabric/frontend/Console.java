@@ -84,10 +84,9 @@ public final class Console {
       return true;
     }
     RankSet ranks = parsed.get().ranksOr(focus);
-    if (!ranks.isEmpty() && ranks.last() >= session.size()) {
-      renderer.error(
-          ranks,
-          "rank " + ranks.last() + " is out of range: the job has ranks 0-" + (session.size() - 1));
+    Optional<String> outOfRange = ranks.outOfRange(session.size());
+    if (outOfRange.isPresent()) {
+      renderer.error(ranks, outOfRange.get());
       return true;
     }
     try {
@@ -162,13 +161,9 @@ public final class Console {
     }
     if (command instanceof ConsoleCommand.Focus f) {
       focus = f.all() ? RankSet.all(session.size()) : f.ranks();
-      if (!focus.isEmpty() && focus.last() >= session.size()) {
-        renderer.error(
-            focus,
-            "rank "
-                + focus.last()
-                + " is out of range: the job has ranks 0-"
-                + (session.size() - 1));
+      Optional<String> outOfRange = focus.outOfRange(session.size());
+      if (outOfRange.isPresent()) {
+        renderer.error(focus, outOfRange.get());
         focus = RankSet.all(session.size());
       }
       return true;

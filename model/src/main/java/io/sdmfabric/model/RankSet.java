@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.PrimitiveIterator;
 import java.util.Spliterator;
 import java.util.Spliterators;
@@ -385,6 +386,23 @@ public final class RankSet {
   public boolean containsAll(RankSet other) {
     Objects.requireNonNull(other, "other");
     return bits.contains(other.bits);
+  }
+
+  /**
+   * Why this set does not fit a job of {@code size} ranks ({@code 0 .. size - 1}), in the words
+   * users see: {@code "rank 9 is out of range: the job has ranks 0-3"}, naming the largest rank;
+   * empty when every rank is in the job (the empty set fits any job).
+   *
+   * @throws IllegalArgumentException if {@code size} is below 1
+   */
+  public Optional<String> outOfRange(int size) {
+    if (size < 1) {
+      throw new IllegalArgumentException("a job has at least one rank: " + size);
+    }
+    if (isEmpty() || last() < size) {
+      return Optional.empty();
+    }
+    return Optional.of("rank " + last() + " is out of range: the job has ranks 0-" + (size - 1));
   }
 
   public boolean isEmpty() {

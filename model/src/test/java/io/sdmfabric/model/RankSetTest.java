@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.PrimitiveIterator;
 import java.util.Random;
 import java.util.TreeSet;
@@ -401,6 +402,18 @@ class RankSetTest {
     assertNotEquals(RankSet.parse("1-3"), RankSet.parse("1-4"));
     assertNotEquals(RankSet.parse("1-3"), "1-3");
     assertEquals(RankSet.empty(), RankSet.parse(""));
+  }
+
+  @Test
+  void outOfRangeNamesTheLargestRankBeyondTheJob() {
+    assertEquals(
+        Optional.of("rank 9 is out of range: the job has ranks 0-3"),
+        RankSet.of(2, 5, 9).outOfRange(4));
+    assertEquals(
+        Optional.of("rank 1 is out of range: the job has ranks 0-0"), RankSet.of(1).outOfRange(1));
+    assertEquals(Optional.empty(), RankSet.all(4).outOfRange(4));
+    assertEquals(Optional.empty(), RankSet.empty().outOfRange(1));
+    assertThrows(IllegalArgumentException.class, () -> RankSet.of(0).outOfRange(0));
   }
 
   // ---- builder ----
