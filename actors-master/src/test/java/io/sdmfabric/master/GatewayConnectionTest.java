@@ -12,16 +12,16 @@ import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
+import io.sdmfabric.server.SimulatedDebugger;
+import io.sdmfabric.server.SimulatedProgram;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.Bye;
 import io.sdmfabric.wire.proto.Call;
 import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.Empty;
-import io.sdmfabric.wire.proto.ExpressionCmd;
 import io.sdmfabric.wire.proto.Frame;
 import io.sdmfabric.wire.proto.Hello;
-import io.sdmfabric.wire.proto.StartSessionCmd;
 import io.sdmfabric.wire.proto.Welcome;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -126,17 +126,7 @@ class GatewayConnectionTest {
     return c;
   }
 
-  private static final CommandBody LOAD =
-      CommandBody.newBuilder()
-          .setStartSession(
-              StartSessionCmd.newBuilder().setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
-          .build();
-
-  private static CommandBody evaluate(String expression) {
-    return CommandBody.newBuilder()
-        .setEvaluate(ExpressionCmd.newBuilder().setExpression(expression))
-        .build();
-  }
+  private static final CommandBody LOAD = Commands.startSession(LaunchSpec.of("/bin/sim"));
 
   @Test
   void aCallGetsTheMergedRepliesUnderItsOwnIdAndStopsComeAsEvents() throws Exception {
@@ -144,16 +134,10 @@ class GatewayConnectionTest {
       List<Frame> events = new ArrayList<>();
       c.call(41, LOAD, RankSet.all(RANKS));
       assertEquals(1, c.replies(41, events).size());
-      CommandBody bp =
-          CommandBody.newBuilder()
-              .setSetBreakpoint(Protos.toProto(BreakpointSpec.at("solver_loop")))
-              .build();
+      CommandBody bp = Commands.setBreakpoint(BreakpointSpec.at("solver_loop"));
       c.call(42, bp, RankSet.all(RANKS));
       assertEquals(1, c.replies(42, events).size());
-      c.call(
-          43,
-          CommandBody.newBuilder().setRun(Empty.getDefaultInstance()).build(),
-          RankSet.all(RANKS));
+      c.call(43, Commands.run(), RankSet.all(RANKS));
       c.replies(43, events);
       RankSet stopped = RankSet.empty();
       for (Frame e : events) {
@@ -171,7 +155,7 @@ class GatewayConnectionTest {
         }
       }
       // A value that differs by rank comes back as classes of ranks, not one reply per rank.
-      c.call(44, evaluate("rank"), RankSet.of(0, 1, 2));
+      c.call(44, Commands.evaluate("rank"), RankSet.of(0, 1, 2));
       assertEquals(3, c.replies(44, events).size());
     }
   }
@@ -179,7 +163,7 @@ class GatewayConnectionTest {
   @Test
   void aRefusedCallIsAnsweredAndTheConnectionGoesOn() throws Exception {
     try (Client c = connect(session())) {
-      c.call(1, evaluate("x"), RankSet.of(3, 99));
+      c.call(1, Commands.evaluate("x"), RankSet.of(3, 99));
       Frame refused = c.next();
       assertEquals(1, refused.getCallRefused().getCallId());
       assertEquals(

@@ -10,11 +10,11 @@ import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.RankBackend;
 import io.sdmfabric.server.ReplyBody;
 import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.ExpressionCmd;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,8 +48,7 @@ class RendezvousTest {
   private static final int SIZE = 8;
   private static final RankSet AGENT_B = RankSet.of(3, 5);
   private static final EventBody LOST = Protos.error(ServerNode.RANK_LOST);
-  private static final CommandBody PRINT_RANK =
-      CommandBody.newBuilder().setEvaluate(ExpressionCmd.newBuilder().setExpression("r")).build();
+  private static final CommandBody PRINT_RANK = Commands.evaluate("r");
   private static int sessions;
 
   private final SessionSecret secret = SessionSecret.random();

@@ -12,12 +12,12 @@ import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
+import io.sdmfabric.server.SimulatedDebugger;
+import io.sdmfabric.server.SimulatedProgram;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.Empty;
 import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.ExpressionCmd;
-import io.sdmfabric.wire.proto.StartSessionCmd;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -48,17 +48,7 @@ class SessionTest {
             rank -> new DebuggerBackend(SimulatedDebugger.direct(program, rank, ranks))));
   }
 
-  private static CommandBody evaluate(String expression) {
-    return CommandBody.newBuilder()
-        .setEvaluate(ExpressionCmd.newBuilder().setExpression(expression))
-        .build();
-  }
-
-  private static final CommandBody LOAD =
-      CommandBody.newBuilder()
-          .setStartSession(
-              StartSessionCmd.newBuilder().setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
-          .build();
+  private static final CommandBody LOAD = Commands.startSession(LaunchSpec.of("/bin/sim"));
 
   /** Submits and collects the replies by body until the command completes. */
   private static Map<EventBody, RankSet> call(
@@ -84,7 +74,7 @@ class SessionTest {
     SimulatedProgram program = SimulatedProgram.builder().withDifferentValue("x", 37, "-1").build();
     ActorRef<Session.Command> s = session(ranks, program);
     call(s, LOAD, RankSet.all(ranks));
-    Map<EventBody, RankSet> x = call(s, evaluate("x"), RankSet.all(ranks));
+    Map<EventBody, RankSet> x = call(s, Commands.evaluate("x"), RankSet.all(ranks));
     assertEquals(2, x.size());
     x.forEach(
         (body, set) -> {
@@ -104,12 +94,9 @@ class SessionTest {
     TestProbe<SessionEvent> events = testKit.createTestProbe();
     s.tell(new Session.Subscribe(events.ref()));
     call(s, LOAD, RankSet.all(ranks));
-    CommandBody bp =
-        CommandBody.newBuilder()
-            .setSetBreakpoint(Protos.toProto(BreakpointSpec.at("solver_loop")))
-            .build();
+    CommandBody bp = Commands.setBreakpoint(BreakpointSpec.at("solver_loop"));
     assertEquals(1, call(s, bp, RankSet.all(ranks)).size());
-    CommandBody run = CommandBody.newBuilder().setRun(Empty.getDefaultInstance()).build();
+    CommandBody run = Commands.run();
     call(s, run, RankSet.all(ranks));
     RankSet stopped = RankSet.empty();
     while (stopped.size() < ranks) {
@@ -126,10 +113,11 @@ class SessionTest {
   void aDestinationOutsideTheJobIsRejected() {
     ActorRef<Session.Command> s = session(4, SimulatedProgram.defaults());
     TestProbe<SessionEvent> probe = testKit.createTestProbe();
-    s.tell(new Session.Submit(evaluate("x"), RankSet.of(2, 9), Duration.ZERO, probe.ref()));
+    s.tell(
+        new Session.Submit(Commands.evaluate("x"), RankSet.of(2, 9), Duration.ZERO, probe.ref()));
     SessionEvent.Rejected r = probe.expectMessageClass(SessionEvent.Rejected.class, WAIT);
     assertEquals("rank 9 is out of range: the job has ranks 0-3", r.reason());
-    s.tell(new Session.Submit(evaluate("x"), RankSet.empty(), Duration.ZERO, probe.ref()));
+    s.tell(new Session.Submit(Commands.evaluate("x"), RankSet.empty(), Duration.ZERO, probe.ref()));
     assertEquals(
         "no ranks selected", probe.expectMessageClass(SessionEvent.Rejected.class, WAIT).reason());
   }
@@ -153,7 +141,7 @@ class SessionTest {
             org.apache.pekko.actor.ActorRef.noSender());
     SessionEvent.RanksLost lost = events.expectMessageClass(SessionEvent.RanksLost.class, WAIT);
     assertEquals(RankSet.range(3, 7), lost.ranks());
-    Map<EventBody, RankSet> x = call(s, evaluate("x"), RankSet.all(ranks));
+    Map<EventBody, RankSet> x = call(s, Commands.evaluate("x"), RankSet.all(ranks));
     assertEquals(RankSet.range(3, 7), x.get(Protos.error(ServerNode.RANK_LOST)));
     assertTrue(x.keySet().stream().anyMatch(EventBody::hasValue));
   }

@@ -9,13 +9,10 @@ import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.Empty;
 import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.ExpressionCmd;
-import io.sdmfabric.wire.proto.StartSessionCmd;
-import io.sdmfabric.wire.proto.StepCmd;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -35,44 +32,19 @@ class DebuggerBackendTest {
     return backend.execute(command).toCompletableFuture().get(10, TimeUnit.SECONDS).body();
   }
 
-  private static CommandBody empty(CommandBody.Builder b) {
-    return b.build();
-  }
-
   @Test
   void aSessionRunsToABreakpointAndAnswersQueries() throws Exception {
-    EventBody loaded =
-        run(
-            CommandBody.newBuilder()
-                .setStartSession(
-                    StartSessionCmd.newBuilder()
-                        .setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
-                .build());
+    EventBody loaded = run(Commands.startSession(LaunchSpec.of("/bin/sim")));
     assertTrue(loaded.hasLoaded(), loaded.toString());
-    EventBody bp =
-        run(
-            CommandBody.newBuilder()
-                .setSetBreakpoint(Protos.toProto(BreakpointSpec.at("compute")))
-                .build());
+    EventBody bp = run(Commands.setBreakpoint(BreakpointSpec.at("compute")));
     assertEquals("compute", Protos.fromProto(bp.getBreakpoint()).location().split(" ")[0]);
-    assertEquals(
-        Protos.running(), run(empty(CommandBody.newBuilder().setRun(Empty.getDefaultInstance()))));
+    assertEquals(Protos.running(), run(Commands.run()));
     assertTrue(events.stream().anyMatch(EventBody::hasSuspended), events.toString());
-    EventBody frames =
-        run(empty(CommandBody.newBuilder().setListFrames(Empty.getDefaultInstance())));
+    EventBody frames = run(Commands.listFrames());
     assertEquals("compute", frames.getFrames().getFrames(0).getFunction());
-    EventBody rank =
-        run(
-            CommandBody.newBuilder()
-                .setEvaluate(ExpressionCmd.newBuilder().setExpression("rank"))
-                .build());
+    EventBody rank = run(Commands.evaluate("rank"));
     assertEquals("2", rank.getValue().getText());
-    assertEquals(
-        Protos.running(),
-        run(
-            CommandBody.newBuilder()
-                .setStep(StepCmd.newBuilder().setKind(Protos.toProto(StepKind.OVER)))
-                .build()));
+    assertEquals(Protos.running(), run(Commands.step(StepKind.OVER)));
   }
 
   @Test
@@ -81,25 +53,15 @@ class DebuggerBackendTest {
     DebuggerBackend b = new DebuggerBackend(debugger);
     List<EventBody> stops = new ArrayList<>();
     b.subscribe(stops::add);
-    b.execute(
-            CommandBody.newBuilder()
-                .setStartSession(
-                    StartSessionCmd.newBuilder()
-                        .setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
-                .build())
+    b.execute(Commands.startSession(LaunchSpec.of("/bin/sim")))
         .toCompletableFuture()
         .get(10, TimeUnit.SECONDS);
     debugger.insertBreakpoint(BreakpointSpec.at("compute")).get(10, TimeUnit.SECONDS);
-    b.execute(empty(CommandBody.newBuilder().setRun(Empty.getDefaultInstance())))
-        .toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    b.execute(Commands.run()).toCompletableFuture().get(10, TimeUnit.SECONDS);
     // The debugger itself knows the program counters.
     assertTrue(debugger.frames().get(10, TimeUnit.SECONDS).get(0).address() != 0);
     EventBody frames =
-        b.execute(empty(CommandBody.newBuilder().setListFrames(Empty.getDefaultInstance())))
-            .toCompletableFuture()
-            .get(10, TimeUnit.SECONDS)
-            .body();
+        b.execute(Commands.listFrames()).toCompletableFuture().get(10, TimeUnit.SECONDS).body();
     assertTrue(frames.getFrames().getFramesCount() > 1);
     frames.getFrames().getFramesList().forEach(f -> assertEquals(0, f.getAddress(), f.toString()));
     EventBody stop = stops.stream().filter(EventBody::hasSuspended).findFirst().orElseThrow();
@@ -109,11 +71,7 @@ class DebuggerBackendTest {
 
   @Test
   void aDebuggerErrorIsAnErrorReplyWithItsText() throws Exception {
-    EventBody reply =
-        run(
-            CommandBody.newBuilder()
-                .setEvaluate(ExpressionCmd.newBuilder().setExpression("nosuch"))
-                .build());
+    EventBody reply = run(Commands.evaluate("nosuch"));
     assertEquals(Protos.error("No symbol table is loaded.  Use the \"file\" command."), reply);
   }
 
@@ -127,36 +85,20 @@ class DebuggerBackendTest {
     debugger.end(why);
     assertEquals(List.of(Protos.event(new DebugEvent.DebuggerEnded(why))), reported);
     EventBody reply =
-        ending
-            .execute(
-                CommandBody.newBuilder()
-                    .setEvaluate(ExpressionCmd.newBuilder().setExpression("rank"))
-                    .build())
-            .toCompletableFuture()
-            .getNow(null)
-            .body();
+        ending.execute(Commands.evaluate("rank")).toCompletableFuture().getNow(null).body();
     assertEquals(Protos.error(why), reply);
   }
 
   @Test
   void detachRepliesDetachedAndLaterCommandsSaySo() throws Exception {
-    CommandBody detach = CommandBody.newBuilder().setDetach(Empty.getDefaultInstance()).build();
-    run(
-        CommandBody.newBuilder()
-            .setStartSession(
-                StartSessionCmd.newBuilder().setLaunch(Protos.toProto(LaunchSpec.of("/bin/sim"))))
-            .build());
+    CommandBody detach = Commands.detach();
+    run(Commands.startSession(LaunchSpec.of("/bin/sim")));
     assertEquals(
         Protos.error("The program is not being run."), run(detach), "nothing to detach from yet");
-    run(
-        CommandBody.newBuilder()
-            .setSetBreakpoint(Protos.toProto(BreakpointSpec.at("compute")))
-            .build());
-    run(empty(CommandBody.newBuilder().setRun(Empty.getDefaultInstance())));
+    run(Commands.setBreakpoint(BreakpointSpec.at("compute")));
+    run(Commands.run());
     assertEquals(Protos.detached(), run(detach));
-    assertEquals(
-        Protos.error(io.sdmfabric.model.Debugger.DETACHED),
-        run(empty(CommandBody.newBuilder().setListFrames(Empty.getDefaultInstance()))));
+    assertEquals(Protos.error(io.sdmfabric.model.Debugger.DETACHED), run(Commands.listFrames()));
     assertEquals(Protos.error(io.sdmfabric.model.Debugger.DETACHED), run(detach));
   }
 

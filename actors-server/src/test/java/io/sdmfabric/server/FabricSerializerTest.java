@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.internal.FabricSerializer;
 import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.ExpressionCmd;
 import java.io.NotSerializableException;
 import java.util.List;
 import org.apache.pekko.actor.ExtendedActorSystem;
@@ -36,8 +36,7 @@ class FabricSerializerTest {
   void everyTreeMessageSurvivesTheRoundTrip() throws Exception {
     TestProbe<ServerNode.Command> node = testKit.createTestProbe();
     TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
-    CommandBody body =
-        CommandBody.newBuilder().setEvaluate(ExpressionCmd.newBuilder().setExpression("x")).build();
+    CommandBody body = Commands.evaluate("x");
     List<ReplyGroup> groups =
         List.of(new ReplyGroup(RankSet.parse("0-9,12"), CanonicalBytes.of(Protos.text("a"))));
     for (Object m :

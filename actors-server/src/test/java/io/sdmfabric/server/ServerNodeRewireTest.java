@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.ExpressionCmd;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -27,8 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class ServerNodeRewireTest {
   private static final ActorTestKit testKit = ActorTestKit.create(TreeTestKit.serializing());
-  private static final CommandBody PRINT_X =
-      CommandBody.newBuilder().setEvaluate(ExpressionCmd.newBuilder().setExpression("x")).build();
+  private static final CommandBody PRINT_X = Commands.evaluate("x");
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final FabricConfig CONFIG = FabricConfig.defaults();
   private static final EventBody LOST = Protos.error(ServerNode.RANK_LOST);

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.ExpressionCmd;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -27,8 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The tree's routing and aggregation rules, on scripted backends, every message serialized. */
 class ServerNodeTest {
   private static final ActorTestKit testKit = ActorTestKit.create(TreeTestKit.serializing());
-  private static final CommandBody PRINT_X =
-      CommandBody.newBuilder().setEvaluate(ExpressionCmd.newBuilder().setExpression("x")).build();
+  private static final CommandBody PRINT_X = Commands.evaluate("x");
   private static final Duration WAIT = Duration.ofSeconds(20);
 
   @AfterAll
@@ -239,10 +238,7 @@ class ServerNodeTest {
                   ? RankSet.of((int) (id % ranks))
                   : RankSet.range(0, (int) (id % ranks) + 1);
       dests.put(id, dest);
-      CommandBody body =
-          CommandBody.newBuilder()
-              .setEvaluate(ExpressionCmd.newBuilder().setExpression("e" + id))
-              .build();
+      CommandBody body = Commands.evaluate("e" + id);
       t.root().tell(new ServerNode.Execute(id, dest, 0, body));
     }
     Map<Long, RankSet> covered = new HashMap<>();

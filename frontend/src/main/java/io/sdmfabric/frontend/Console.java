@@ -1,29 +1,18 @@
 package io.sdmfabric.frontend;
 
-import com.google.protobuf.ByteString;
 import io.sdmfabric.frontend.ConsoleCommand.Simple;
 import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.model.WatchKind;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
-import io.sdmfabric.wire.proto.BreakpointIdCmd;
-import io.sdmfabric.wire.proto.CliCmd;
 import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.Empty;
 import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.ExpressionCmd;
-import io.sdmfabric.wire.proto.FrameCmd;
-import io.sdmfabric.wire.proto.InputCmd;
-import io.sdmfabric.wire.proto.MemoryReadCmd;
-import io.sdmfabric.wire.proto.StepCmd;
-import io.sdmfabric.wire.proto.ThreadCmd;
-import io.sdmfabric.wire.proto.WatchpointCmd;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -39,8 +28,6 @@ import java.util.concurrent.TimeoutException;
 public final class Console {
   /** How long a command waits for all its replies before the console gives up on it. */
   public static final Duration REPLY_LIMIT = Duration.ofSeconds(60);
-
-  private static final Empty EMPTY = Empty.getDefaultInstance();
 
   private final SessionClient session;
   private final Renderer renderer;
@@ -113,26 +100,26 @@ public final class Console {
           renderer.complete(word);
           return true;
         case RUN:
-          resume(word, ranks, CommandBody.newBuilder().setRun(EMPTY).build());
+          resume(word, ranks, Commands.run());
           return true;
         case CONTINUE:
-          resume(word, ranks, CommandBody.newBuilder().setGo(EMPTY).build());
+          resume(word, ranks, Commands.go());
           return true;
         case STEP:
-          resume(word, ranks, step(StepKind.INTO));
+          resume(word, ranks, Commands.step(StepKind.INTO));
           return true;
         case NEXT:
-          resume(word, ranks, step(StepKind.OVER));
+          resume(word, ranks, Commands.step(StepKind.OVER));
           return true;
         case FINISH:
-          resume(word, ranks, step(StepKind.RETURN));
+          resume(word, ranks, Commands.step(StepKind.RETURN));
           return true;
         case INTERRUPT:
-          call(word, "", ranks, CommandBody.newBuilder().setSuspend(EMPTY).build());
+          call(word, "", ranks, Commands.suspend());
           return true;
         case KILL:
           // Until their exit is reported the ranks count as running, so that wait waits for it.
-          resume(word, ranks, CommandBody.newBuilder().setTerminate(EMPTY).build());
+          resume(word, ranks, Commands.terminate());
           return true;
         case DETACH:
           detach(word, ranks);
@@ -141,19 +128,19 @@ public final class Console {
           backtrace(word, ranks);
           return true;
         case LOCALS:
-          call(word, "", ranks, CommandBody.newBuilder().setListLocals(EMPTY).build());
+          call(word, "", ranks, Commands.listLocals());
           return true;
         case ARGS:
-          call(word, "", ranks, CommandBody.newBuilder().setListArgs(EMPTY).build());
+          call(word, "", ranks, Commands.listArgs());
           return true;
         case INFO_BREAKPOINTS:
-          call(word, "", ranks, CommandBody.newBuilder().setListBreakpoints(EMPTY).build());
+          call(word, "", ranks, Commands.listBreakpoints());
           return true;
         case INFO_THREADS:
-          call(word, "", ranks, CommandBody.newBuilder().setListThreads(EMPTY).build());
+          call(word, "", ranks, Commands.listThreads());
           return true;
         case INFO_SIGNALS:
-          call(word, "", ranks, CommandBody.newBuilder().setListSignals(EMPTY).build());
+          call(word, "", ranks, Commands.listSignals());
           return true;
         default:
           throw new IllegalStateException("unhandled " + simple);
@@ -182,51 +169,39 @@ public final class Console {
     return true;
   }
 
-  private CommandBody body(ConsoleCommand command) throws InterruptedException {
-    CommandBody.Builder b = CommandBody.newBuilder();
+  private static CommandBody body(ConsoleCommand command) {
     if (command instanceof ConsoleCommand.Break br) {
       BreakpointSpec spec = BreakpointSpec.at(br.location()).withCondition(br.condition());
-      return b.setSetBreakpoint(Protos.toProto(br.temporary() ? spec.asTemporary() : spec)).build();
+      return Commands.setBreakpoint(br.temporary() ? spec.asTemporary() : spec);
     } else if (command instanceof ConsoleCommand.BreakpointChange c) {
-      BreakpointIdCmd id = BreakpointIdCmd.newBuilder().setId(c.id()).build();
       return switch (c.change()) {
-        case DELETE -> b.setDeleteBreakpoint(id).build();
-        case ENABLE -> b.setEnableBreakpoint(id).build();
-        case DISABLE -> b.setDisableBreakpoint(id).build();
+        case DELETE -> Commands.deleteBreakpoint(c.id());
+        case ENABLE -> Commands.enableBreakpoint(c.id());
+        case DISABLE -> Commands.disableBreakpoint(c.id());
       };
     } else if (command instanceof ConsoleCommand.Watch w) {
-      return b.setSetWatchpoint(
-              WatchpointCmd.newBuilder()
-                  .setExpression(w.expression())
-                  .setKind(Protos.toProto(WatchKind.WRITE)))
-          .build();
+      return Commands.setWatchpoint(w.expression(), WatchKind.WRITE);
     } else if (command instanceof ConsoleCommand.Print p) {
-      return b.setEvaluate(ExpressionCmd.newBuilder().setExpression(p.expression())).build();
+      return Commands.evaluate(p.expression());
     } else if (command instanceof ConsoleCommand.Ptype p) {
-      return b.setCli(CliCmd.newBuilder().setCommand("ptype " + p.expression())).build();
+      return Commands.cli("ptype " + p.expression());
     } else if (command instanceof ConsoleCommand.Examine x) {
-      return b.setReadMemory(MemoryReadCmd.newBuilder().setAddress(x.address()).setCount(x.count()))
-          .build();
+      return Commands.readMemory(x.address(), x.count());
     } else if (command instanceof ConsoleCommand.SelectThread t) {
-      return b.setSelectThread(ThreadCmd.newBuilder().setId(t.id())).build();
+      return Commands.selectThread(t.id());
     } else if (command instanceof ConsoleCommand.Handle h) {
-      return b.setHandleSignal(Protos.handleSignal(h.signal(), h.actions())).build();
+      return Commands.handleSignal(h.signal(), h.actions());
     } else if (command instanceof ConsoleCommand.Raw r) {
-      return b.setCli(CliCmd.newBuilder().setCommand(r.command())).build();
+      return Commands.cli(r.command());
     } else if (command instanceof ConsoleCommand.Input i) {
-      return b.setInput(
-              InputCmd.newBuilder()
-                  .setBytes(ByteString.copyFrom(i.text() + "\n", StandardCharsets.UTF_8)))
-          .build();
+      return Commands.inputLine(i.text());
     }
     throw new IllegalStateException("no command body for " + command);
   }
 
   /** Selects a frame; the console's level moves only when every rank could select it. */
   private void selectFrame(String word, RankSet ranks, int level) throws InterruptedException {
-    CommandBody body =
-        CommandBody.newBuilder().setSelectFrame(FrameCmd.newBuilder().setLevel(level)).build();
-    List<RankReply> replies = call(word, "", ranks, body);
+    List<RankReply> replies = call(word, "", ranks, Commands.selectFrame(level));
     if (!replies.isEmpty() && replies.stream().noneMatch(r -> r.body().hasError())) {
       frameLevel = level;
     }
@@ -239,12 +214,6 @@ public final class Console {
       return x.address();
     }
     return "";
-  }
-
-  private static CommandBody step(StepKind kind) {
-    return CommandBody.newBuilder()
-        .setStep(StepCmd.newBuilder().setKind(Protos.toProto(kind)))
-        .build();
   }
 
   /** Runs a command that resumes ranks: they count as running from now until they report. */
@@ -261,7 +230,7 @@ public final class Console {
 
   /** Detaches from the ranks' processes; those that did are detached for good. */
   private void detach(String word, RankSet ranks) throws InterruptedException {
-    for (RankReply r : call(word, "", ranks, CommandBody.newBuilder().setDetach(EMPTY).build())) {
+    for (RankReply r : call(word, "", ranks, Commands.detach())) {
       if (r.body().hasDetached()) {
         table.put(r.ranks(), ProcessTable.State.DETACHED, "");
       }
@@ -284,7 +253,7 @@ public final class Console {
    * rank that answers with an error (its debugger could not attach) is recorded in error, with why.
    */
   public void recordStops(RankSet ranks) throws InterruptedException {
-    for (RankReply r : exchange(ranks, CommandBody.newBuilder().setListFrames(EMPTY).build())) {
+    for (RankReply r : exchange(ranks, Commands.listFrames())) {
       if (r.body().hasFrames() && r.body().getFrames().getFramesCount() > 0) {
         String where = Protos.fromProto(r.body().getFrames().getFrames(0)).describe();
         table.put(r.ranks(), ProcessTable.State.STOPPED, where);
@@ -304,8 +273,7 @@ public final class Console {
   }
 
   private void backtrace(String word, RankSet ranks) throws InterruptedException {
-    List<RankReply> replies =
-        exchange(ranks, CommandBody.newBuilder().setListFrames(EMPTY).build());
+    List<RankReply> replies = exchange(ranks, Commands.listFrames());
     StackTree.Builder tree = StackTree.builder();
     for (RankReply r : replies) {
       if (r.body().hasFrames() && r.body().getFrames().getFramesCount() > 0) {
