@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 /**
  * The master's record of the commands in flight: which ranks each one is still waiting for. A
  * command completes when replies cover its destination. A rank's reply counts once: a second reply
- * for a rank already covered (a {@code rank lost} error racing a real reply) is dropped.
+ * for a rank already covered (a {@code lost} reply racing a real one) is dropped.
  */
 final class CommandTracker {
   private final Map<Long, Open> open = new HashMap<>();

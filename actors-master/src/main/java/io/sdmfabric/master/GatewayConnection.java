@@ -1,7 +1,6 @@
 package io.sdmfabric.master;
 
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.Call;
@@ -216,7 +215,7 @@ public final class GatewayConnection extends AbstractBehavior<GatewayConnection.
     } else if (e instanceof SessionEvent.Unsolicited u) {
       event(u.ranks(), u.body());
     } else if (e instanceof SessionEvent.RanksLost l) {
-      event(l.ranks(), Protos.error(ServerNode.RANK_LOST));
+      event(l.ranks(), Protos.rankLost());
     }
     return this;
   }

@@ -6,6 +6,7 @@ import io.sdmfabric.server.ChildLink;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.server.UnavailableRank;
+import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * start that answers {@value #NOT_ATTACHED}.
  *
  * <p>It watches every registered server. When servers stop (an agent JVM killed: all of its servers
- * at once), each gets a stand-in in the master answering {@link ServerNode#RANK_LOST}, in the same
+ * at once), each gets a stand-in in the master answering {@link Protos#rankLost()}, in the same
  * place of the tree, and the nodes next to them (their parents and children) get new routing
  * ({@link ServerNode.Rewire}); the ranks below a dead server keep working. The session hears {@link
  * ServerNode.RanksLost} once, naming exactly the dead servers' ranks. The servers themselves do not
@@ -105,9 +106,9 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
   /**
    * What the ranks a session does not expect answer: the same text for every rank, so that their
-   * errors merge into one line.
+   * errors merge into one line. The same as {@link Protos#NOT_ATTACHED}, which front-ends see.
    */
-  public static final String NOT_ATTACHED = "not attached";
+  public static final String NOT_ATTACHED = Protos.NOT_ATTACHED;
 
   private final int size;
   private final RankSet expected;
@@ -233,14 +234,17 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     for (int node = 1; node <= size; node++) {
       int rank = node - 1;
       if (nodes[node] == null && !expected.contains(rank)) {
-        nodes[node] = standIn(node, "absent-", NOT_ATTACHED);
+        nodes[node] = standIn(node, "absent-", new UnavailableRank(NOT_ATTACHED));
       } else if (nodes[node] == null) {
         missing.add(rank);
         nodes[node] =
             standIn(
                 node,
                 "missing-",
-                "rank " + rank + " did not register with the master before the wire-up timeout");
+                new UnavailableRank(
+                    "rank "
+                        + rank
+                        + " did not register with the master before the wire-up timeout"));
       }
     }
     nodes[0] = root;
@@ -292,7 +296,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
         .getLog()
         .warn("ranks {} lost: their servers stopped; the tree is rewired around them", newlyLost);
     for (int node : dead) {
-      nodes[node] = standIn(node, "lost-", ServerNode.RANK_LOST);
+      nodes[node] = standIn(node, "lost-", UnavailableRank.lost());
     }
     // The stand-ins take the dead servers' places; their neighbours learn of them.
     Set<Integer> neighbours = new TreeSet<>();
@@ -309,13 +313,11 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     return this;
   }
 
-  /** A server in the master for a rank that has none: it answers every command with {@code why}. */
-  private ActorRef<ServerNode.Command> standIn(int node, String prefix, String why) {
+  /** A server in the master for a rank that has none: {@code backend} answers every command. */
+  private ActorRef<ServerNode.Command> standIn(int node, String prefix, UnavailableRank backend) {
     return getContext()
         .spawn(
-            ServerNode.detached(config, node, new UnavailableRank(why)),
-            prefix + (node - 1),
-            ServerNode.DISPATCHER);
+            ServerNode.detached(config, node, backend), prefix + (node - 1), ServerNode.DISPATCHER);
   }
 
   private ActorRef<ServerNode.Up> parent(int node) {

@@ -83,7 +83,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final ActorRef<ServerNode.Command> root;
   private final CommandTracker tracker = new CommandTracker();
   private final List<ActorRef<SessionEvent>> subscribers = new ArrayList<>();
-  private final EventBody lostBody = Protos.error(ServerNode.RANK_LOST);
+  private final EventBody lostBody = Protos.rankLost();
   private long nextId = 1;
   private RankSet lost = RankSet.empty();
   private Optional<RankSet> treeReady = Optional.empty();

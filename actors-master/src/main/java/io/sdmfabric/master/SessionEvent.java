@@ -64,7 +64,7 @@ public sealed interface SessionEvent extends NoSerializationVerificationNeeded
     }
   }
 
-  /** Ranks whose servers are gone; their pending replies have become {@code rank lost} errors. */
+  /** Ranks whose servers are gone; their pending replies have become {@code lost} replies. */
   record RanksLost(RankSet ranks) implements SessionEvent {
     public RanksLost {
       Objects.requireNonNull(ranks, "ranks");

@@ -12,8 +12,6 @@ import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
-import io.sdmfabric.server.SimulatedDebugger;
-import io.sdmfabric.server.SimulatedProgram;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.Protos;

@@ -47,7 +47,7 @@ class RendezvousTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final int SIZE = 8;
   private static final RankSet AGENT_B = RankSet.of(3, 5);
-  private static final EventBody LOST = Protos.error(ServerNode.RANK_LOST);
+  private static final EventBody LOST = Protos.rankLost();
   private static final CommandBody PRINT_RANK = Commands.evaluate("r");
   private static int sessions;
 
@@ -195,7 +195,7 @@ class RendezvousTest {
             RankSet.of(5),
             text(9),
             RankSet.of(9),
-            Protos.error(Rendezvous.NOT_ATTACHED),
+            Protos.error(Protos.NOT_ATTACHED),
             RankSet.all(16).minus(attached)),
         replies);
   }

@@ -12,8 +12,6 @@ import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
-import io.sdmfabric.server.SimulatedDebugger;
-import io.sdmfabric.server.SimulatedProgram;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -142,7 +140,7 @@ class SessionTest {
     SessionEvent.RanksLost lost = events.expectMessageClass(SessionEvent.RanksLost.class, WAIT);
     assertEquals(RankSet.range(3, 7), lost.ranks());
     Map<EventBody, RankSet> x = call(s, Commands.evaluate("x"), RankSet.all(ranks));
-    assertEquals(RankSet.range(3, 7), x.get(Protos.error(ServerNode.RANK_LOST)));
+    assertEquals(RankSet.range(3, 7), x.get(Protos.rankLost()));
     assertTrue(x.keySet().stream().anyMatch(EventBody::hasValue));
   }
 }

@@ -38,9 +38,10 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * go to the parent as one {@link Replies} when all have come, or, for a command with a timeout,
  * when the timeout expires (a partial flush: later replies follow on their own). Each pending
  * command has its own timer. In a tree of one JVM, a child that stops turns the destination ranks
- * it still owes into {@code rank lost} errors, and is reported upward ({@link RanksLost}), so that
- * no command waits for it. A tree across JVMs is repaired by the master instead: it replaces dead
- * servers by stand-ins and sends the nodes next to them new routing ({@link Rewire}).
+ * it still owes into {@linkplain Protos#rankLost() lost} replies, and is reported upward ({@link
+ * RanksLost}), so that no command waits for it. A tree across JVMs is repaired by the master
+ * instead: it replaces dead servers by stand-ins and sends the nodes next to them new routing
+ * ({@link Rewire}).
  *
  * <p>Unsolicited events (stops, exits, output) are merged the same way within a window ({@link
  * FabricConfig#eventWindow()}) that counts from when the first of them was reported, plus a tenth
@@ -79,8 +80,9 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
    * New routing for a wired node, from the master after it replaced dead servers by stand-ins: the
    * node's parent and children, some of them new. Commands in flight stay pending; what the node
    * still awaited through a child that was replaced will not come, so it is given up: the ranks in
-   * {@code lost} get {@code rank lost} errors, the others (alive, but their replies went up through
-   * a dead server) {@link #REPLY_LOST} errors. Later replies of given-up ranks are dropped.
+   * {@code lost} get {@linkplain Protos#rankLost() lost} replies, the others (alive, but their
+   * replies went up through a dead server) {@link #REPLY_LOST} errors. Later replies of given-up
+   * ranks are dropped.
    *
    * @param lost every rank lost so far in the session
    */
@@ -151,8 +153,13 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   public static final DispatcherSelector DISPATCHER =
       DispatcherSelector.fromConfig("sdm.fabric-dispatcher");
 
-  /** The reply body of a rank whose server is gone. */
-  public static final String RANK_LOST = "rank lost";
+  /**
+   * The words once carried by an error reply for a lost rank.
+   *
+   * @deprecated a lost rank's reply and event are a body of their own, {@link Protos#rankLost()};
+   *     its text for users is {@link Protos#RANK_LOST}
+   */
+  @Deprecated public static final String RANK_LOST = Protos.RANK_LOST;
 
   /**
    * The reply body of a live rank whose reply to a command in flight went up through a server that
@@ -586,7 +593,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   }
 
   private static byte[] lostBody() {
-    return CanonicalBytes.of(Protos.error(RANK_LOST));
+    return CanonicalBytes.of(Protos.rankLost());
   }
 
   private <T> void send(ActorRef<T> to, T message) {

@@ -3,6 +3,7 @@ package io.sdmfabric.server;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
@@ -10,18 +11,28 @@ import java.util.function.Consumer;
 /**
  * A rank that has no debugger, e.g. because gdb could not attach to it: it answers every command
  * with the same error saying why, so that the user sees the reason and its subtree still routes.
+ * The stand-in of a rank whose server is gone answers {@linkplain Protos#rankLost() lost} instead.
  */
 public final class UnavailableRank implements RankBackend {
-  private final ReplyBody error;
+  private final ReplyBody answer;
 
-  /** A rank answering every command with {@code why}. */
+  /** A rank answering every command with the error {@code why}. */
   public UnavailableRank(String why) {
-    this.error = ReplyBody.of(Protos.error(why));
+    this(Protos.error(Objects.requireNonNull(why, "why")));
+  }
+
+  private UnavailableRank(EventBody answer) {
+    this.answer = ReplyBody.of(answer);
+  }
+
+  /** A lost rank's stand-in: it answers every command with {@link Protos#rankLost()}. */
+  public static UnavailableRank lost() {
+    return new UnavailableRank(Protos.rankLost());
   }
 
   @Override
   public CompletionStage<ReplyBody> execute(CommandBody command) {
-    return CompletableFuture.completedFuture(error);
+    return CompletableFuture.completedFuture(answer);
   }
 
   @Override

@@ -30,7 +30,7 @@ class ServerNodeRewireTest {
   private static final CommandBody PRINT_X = Commands.evaluate("x");
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final FabricConfig CONFIG = FabricConfig.defaults();
-  private static final EventBody LOST = Protos.error(ServerNode.RANK_LOST);
+  private static final EventBody LOST = Protos.rankLost();
   private static final EventBody REPLY_LOST = Protos.error(ServerNode.REPLY_LOST);
 
   @AfterAll
@@ -85,9 +85,9 @@ class ServerNodeRewireTest {
     root.tell(new ServerNode.Execute(1, RankSet.all(4), 0, PRINT_X));
     testKit.stop(n2, WAIT);
 
-    // The rendezvous' part: a stand-in answering "rank lost" in node 2's place, and new routing.
+    // The rendezvous' part: a stand-in answering "lost" in node 2's place, and new routing.
     ActorRef<ServerNode.Command> standIn =
-        testKit.spawn(ServerNode.detached(CONFIG, 2, new UnavailableRank(ServerNode.RANK_LOST)));
+        testKit.spawn(ServerNode.detached(CONFIG, 2, UnavailableRank.lost()));
     standIn.tell(new ServerNode.Attach(root.narrow(), List.of(link(n3, 3))));
     n3.tell(new ServerNode.Rewire(standIn.narrow(), List.of(), RankSet.of(1)));
     root.tell(

@@ -206,13 +206,13 @@ class ServerNodeTest {
         byBody.merge(CanonicalBytes.eventBody(g.body()), g.ranks(), RankSet::union);
       }
     }
-    assertEquals(RankSet.range(3, 7), byBody.get(Protos.error(ServerNode.RANK_LOST)));
+    assertEquals(RankSet.range(3, 7), byBody.get(Protos.rankLost()));
     assertEquals(RankSet.of(0, 1, 2, 7), byBody.get(Protos.ok()));
     assertEquals(RankSet.range(3, 7), lost);
     // Later commands to the lost ranks are answered at once.
     t.root().tell(new ServerNode.Execute(5, RankSet.of(4, 7), 0, PRINT_X));
     Map<EventBody, RankSet> after = await(t, 5, RankSet.of(4, 7));
-    assertEquals(RankSet.of(4), after.get(Protos.error(ServerNode.RANK_LOST)));
+    assertEquals(RankSet.of(4), after.get(Protos.rankLost()));
   }
 
   private static void stopChild(Tree t, String name) {

@@ -202,7 +202,7 @@ public final class Console {
   /** Selects a frame; the console's level moves only when every rank could select it. */
   private void selectFrame(String word, RankSet ranks, int level) throws InterruptedException {
     List<RankReply> replies = call(word, "", ranks, Commands.selectFrame(level));
-    if (!replies.isEmpty() && replies.stream().noneMatch(r -> r.body().hasError())) {
+    if (!replies.isEmpty() && replies.stream().noneMatch(r -> failed(r.body()))) {
       frameLevel = level;
     }
   }
@@ -222,7 +222,7 @@ public final class Console {
     table.markRunning(ranks);
     List<RankReply> replies = call(word, "", ranks, body);
     for (RankReply r : replies) {
-      if (r.body().hasError()) {
+      if (failed(r.body())) {
         table.resumeFailed(r.ranks(), before);
       }
     }
@@ -259,6 +259,8 @@ public final class Console {
         table.put(r.ranks(), ProcessTable.State.STOPPED, where);
       } else if (r.body().hasError()) {
         table.put(r.ranks(), ProcessTable.State.ERROR, r.body().getError().getMessage());
+      } else if (r.body().hasLost()) {
+        table.apply(r);
       }
     }
   }
@@ -315,11 +317,11 @@ public final class Console {
   /** Shows an event, then records it: whoever waits for it sees it shown first. */
   private void onEvent(RankReply event) {
     renderer.event(event);
-    EventBody b = event.body();
-    if (b.hasError() && b.getError().getMessage().equals("rank lost")) {
-      table.lose(event.ranks());
-    } else {
-      table.apply(event);
-    }
+    table.apply(event);
+  }
+
+  /** Whether a rank's reply says the command failed there: an error, or the rank is lost. */
+  private static boolean failed(EventBody body) {
+    return body.hasError() || body.hasLost();
   }
 }

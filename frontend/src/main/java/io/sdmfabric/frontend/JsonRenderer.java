@@ -182,6 +182,9 @@ public final class JsonRenderer implements Renderer {
     } else if (b.hasError()) {
       m = event("error", event.ranks());
       m.put("message", b.getError().getMessage());
+    } else if (b.hasLost()) {
+      m = event("error", event.ranks());
+      m.put("message", Protos.RANK_LOST);
     } else if (b.hasDebuggerEnded()) {
       m = event("debugger-ended", event.ranks());
       m.put("message", b.getDebuggerEnded().getReason());

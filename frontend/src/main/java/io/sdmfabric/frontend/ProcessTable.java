@@ -88,7 +88,10 @@ public final class ProcessTable {
     return copy;
   }
 
-  /** Records an unsolicited stop, exit, or end of a debugger. */
+  /**
+   * Records an unsolicited stop, exit, end of a debugger, or loss of ranks ({@link
+   * Protos#rankLost()}); other events change nothing.
+   */
   public synchronized void apply(RankReply event) {
     EventBody body = event.body();
     if (body.hasSuspended()) {
@@ -102,6 +105,8 @@ public final class ProcessTable {
       set(event.ranks(), State.EXITED, how);
     } else if (body.hasDebuggerEnded()) {
       set(event.ranks(), State.ERROR, body.getDebuggerEnded().getReason());
+    } else if (body.hasLost()) {
+      lose(event.ranks());
     }
     notifyAll();
   }

@@ -133,6 +133,8 @@ public final class TextRenderer implements Renderer {
       }
     } else if (b.hasError()) {
       out.println(ranks + "error: " + b.getError().getMessage());
+    } else if (b.hasLost()) {
+      out.println(ranks + "error: " + Protos.RANK_LOST);
     } else if (b.hasDebuggerEnded()) {
       out.println(ranks + "error: " + b.getDebuggerEnded().getReason());
     }

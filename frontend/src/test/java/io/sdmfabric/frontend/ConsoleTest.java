@@ -29,6 +29,7 @@ class ConsoleTest {
   /** Four ranks: 0-2 attached and stopped in nanosleep, 3 without a debugger. */
   private static final class Scripted implements SessionClient {
     final List<CommandBody.KindCase> calls = new ArrayList<>();
+    Consumer<RankReply> events = e -> {};
 
     @Override
     public int size() {
@@ -59,7 +60,9 @@ class ConsoleTest {
     }
 
     @Override
-    public void onEvent(Consumer<RankReply> events) {}
+    public void onEvent(Consumer<RankReply> events) {
+      this.events = events;
+    }
 
     @Override
     public void close() {}
@@ -79,6 +82,16 @@ class ConsoleTest {
             new ProcessTable.Row(ProcessTable.State.ERROR, NOT_ATTACHED, RankSet.of(3))),
         console.table().rows(RankSet.all(4)));
     assertEquals("", out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aRankLostEventIsShownAsAnErrorAndMarksTheRanksLost() throws Exception {
+    console.recordStops(RankSet.all(4));
+    session.events.accept(new RankReply(RankSet.of(1, 2), Protos.rankLost()));
+    assertEquals(
+        RankSet.of(1, 2), console.table().ranksIn(ProcessTable.State.LOST, RankSet.all(4)));
+    assertEquals(
+        List.of("[1,2] error: rank lost"), out.toString(StandardCharsets.UTF_8).lines().toList());
   }
 
   @Test

@@ -48,7 +48,7 @@ class ProcessTableTest {
     table.apply(event(RankSet.all(2), DebugEvent.Exited.withCode(0)));
     assertEquals(RankSet.of(1), table.ranksIn(ProcessTable.State.ERROR, RankSet.all(2)));
     assertEquals(RankSet.of(0), table.ranksIn(ProcessTable.State.EXITED, RankSet.all(2)));
-    table.lose(RankSet.of(1));
+    table.apply(new RankReply(RankSet.of(1), Protos.rankLost()));
     assertEquals(RankSet.of(1), table.ranksIn(ProcessTable.State.LOST, RankSet.all(2)));
   }
 

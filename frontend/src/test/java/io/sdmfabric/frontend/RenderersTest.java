@@ -68,6 +68,25 @@ class RenderersTest {
   }
 
   @Test
+  void aLostRankShowsAsTheErrorRankLostAsAnEventAndAsAReply() {
+    RankReply lost = new RankReply(RankSet.range(3, 7), Protos.rankLost());
+    String text = "[3-6] error: rank lost" + System.lineSeparator();
+    String json =
+        "{\"event\":\"error\",\"ranks\":\"3-6\",\"message\":\"rank lost\"}"
+            + System.lineSeparator();
+    assertEquals(text, renderReply(TextRenderer::new, lost));
+    assertEquals(json, renderReply(JsonRenderer::new, lost));
+    assertEquals(text, renderEvent(TextRenderer::new, lost));
+    assertEquals(json, renderEvent(JsonRenderer::new, lost));
+  }
+
+  private static String renderEvent(Function<PrintStream, Renderer> make, RankReply event) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    make.apply(new PrintStream(bytes, true, StandardCharsets.UTF_8)).event(event);
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
   void aDetachShowsAsDetachedWithItsRanks() {
     RankReply detached = new RankReply(RankSet.of(0, 1, 2, 5), Protos.detached());
     assertEquals(

@@ -35,6 +35,7 @@ import io.sdmfabric.wire.proto.LineLocation;
 import io.sdmfabric.wire.proto.MemoryEvent;
 import io.sdmfabric.wire.proto.OutputEvent;
 import io.sdmfabric.wire.proto.ProgramLoadedEvent;
+import io.sdmfabric.wire.proto.RankLostEvent;
 import io.sdmfabric.wire.proto.RankSetProto;
 import io.sdmfabric.wire.proto.SetBreakpointCmd;
 import io.sdmfabric.wire.proto.SignalProto;
@@ -83,6 +84,18 @@ import java.util.function.Function;
  * each kind from model objects.
  */
 public final class Protos {
+
+  /**
+   * How front-ends describe a {@linkplain #rankLost() lost rank} to users, as text and in JSON: the
+   * error {@value}.
+   */
+  public static final String RANK_LOST = "rank lost";
+
+  /**
+   * The error with which ranks of a job that a session did not attach to answer every command (one
+   * text for all of them, so that their replies merge).
+   */
+  public static final String NOT_ATTACHED = "not attached";
 
   private Protos() {}
 
@@ -696,6 +709,14 @@ public final class Protos {
     BreakpointsEvent.Builder b = BreakpointsEvent.newBuilder();
     breakpoints.forEach(bp -> b.addBreakpoints(toProto(bp)));
     return EventBody.newBuilder().setBreakpoints(b).build();
+  }
+
+  /**
+   * The reply and the event of a rank whose server is gone: it answers the commands it still owed
+   * and every later one with this, and front-ends show it as the error {@value #RANK_LOST}.
+   */
+  public static EventBody rankLost() {
+    return EventBody.newBuilder().setLost(RankLostEvent.getDefaultInstance()).build();
   }
 
   /** The reply of a debugger that detached from its process and left it running. */

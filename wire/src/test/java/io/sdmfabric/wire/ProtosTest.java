@@ -449,6 +449,7 @@ class ProtosTest {
             Protos.error("x"),
             Protos.depth(3),
             Protos.detached(),
+            Protos.rankLost(),
             EventBody.getDefaultInstance())) {
       assertThrows(IllegalArgumentException.class, () -> Protos.debugEvent(body));
     }
@@ -464,6 +465,7 @@ class ProtosTest {
 
     assertEquals(EventBody.KindCase.OK, Protos.ok().getKindCase());
     assertEquals(EventBody.KindCase.DETACHED, Protos.detached().getKindCase());
+    assertEquals(EventBody.KindCase.LOST, Protos.rankLost().getKindCase());
     assertEquals("no symbol", Protos.error("no symbol").getError().getMessage());
     assertEquals(bp, Protos.fromProto(Protos.breakpoint(bp).getBreakpoint()));
     assertEquals(
@@ -485,6 +487,13 @@ class ProtosTest {
     assertEquals("done", Protos.text("done").getText().getText());
     StackTree tree = StackTree.of(List.of(SOLVE, MAIN), RankSet.of(1, 2));
     assertEquals(tree, StackTree.fromProto(Protos.stackTree(tree).getStackTree()));
+  }
+
+  @Test
+  void aLostRankIsABodyOfItsOwnNotAnError() {
+    assertEquals(Protos.rankLost(), CanonicalBytes.eventBody(CanonicalBytes.of(Protos.rankLost())));
+    assertNotEquals(Protos.error(Protos.RANK_LOST), Protos.rankLost());
+    assertFalse(Protos.rankLost().hasError());
   }
 
   @Test
