@@ -15,6 +15,7 @@ import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -84,82 +85,47 @@ public final class Console {
     }
   }
 
+  /**
+   * Sets the ranks that commands without a prefix go to, as {@code focus SET} does. A set that
+   * reaches beyond the job is shown as an error, and the focus becomes every rank.
+   */
+  public void focus(RankSet ranks) {
+    Objects.requireNonNull(ranks, "ranks");
+    Optional<String> outOfRange = ranks.outOfRange(session.size());
+    if (outOfRange.isPresent()) {
+      renderer.error(ranks, outOfRange.get());
+      focus = RankSet.all(session.size());
+    } else {
+      focus = ranks;
+    }
+  }
+
+  /**
+   * Detaches from the processes of {@code ranks}, as {@code [SET] detach} does: shows the replies
+   * and marks the ranks that detached as detached for good. A set that reaches beyond the job is
+   * shown as an error, and nothing is sent.
+   */
+  public void detach(RankSet ranks) throws InterruptedException {
+    Objects.requireNonNull(ranks, "ranks");
+    Optional<String> outOfRange = ranks.outOfRange(session.size());
+    if (outOfRange.isPresent()) {
+      renderer.error(ranks, outOfRange.get());
+    } else {
+      detach("detach", ranks);
+    }
+  }
+
   private boolean run(ConsoleCommand command, RankSet ranks, String line)
       throws InterruptedException {
-    String word = line.startsWith("[") ? line.substring(line.indexOf(']') + 1).strip() : line;
-    word = word.split("\\s+", 2)[0];
+    String word = commandWord(line);
     if (command instanceof Simple simple) {
-      switch (simple) {
-        case QUIT:
-          return false;
-        case HELP:
-          renderer.info(ConsoleParser.help());
-          return true;
-        case PROCS:
-          renderer.procs(table.rows(ranks));
-          renderer.complete(word);
-          return true;
-        case RUN:
-          resume(word, ranks, Commands.run());
-          return true;
-        case CONTINUE:
-          resume(word, ranks, Commands.go());
-          return true;
-        case STEP:
-          resume(word, ranks, Commands.step(StepKind.INTO));
-          return true;
-        case NEXT:
-          resume(word, ranks, Commands.step(StepKind.OVER));
-          return true;
-        case FINISH:
-          resume(word, ranks, Commands.step(StepKind.RETURN));
-          return true;
-        case INTERRUPT:
-          call(word, "", ranks, Commands.suspend());
-          return true;
-        case KILL:
-          // Until their exit is reported the ranks count as running, so that wait waits for it.
-          resume(word, ranks, Commands.terminate());
-          return true;
-        case DETACH:
-          detach(word, ranks);
-          return true;
-        case BACKTRACE:
-          backtrace(word, ranks);
-          return true;
-        case LOCALS:
-          call(word, "", ranks, Commands.listLocals());
-          return true;
-        case ARGS:
-          call(word, "", ranks, Commands.listArgs());
-          return true;
-        case INFO_BREAKPOINTS:
-          call(word, "", ranks, Commands.listBreakpoints());
-          return true;
-        case INFO_THREADS:
-          call(word, "", ranks, Commands.listThreads());
-          return true;
-        case INFO_SIGNALS:
-          call(word, "", ranks, Commands.listSignals());
-          return true;
-        default:
-          throw new IllegalStateException("unhandled " + simple);
-      }
+      return runSimple(simple, word, ranks);
     }
     if (command instanceof ConsoleCommand.Focus f) {
-      focus = f.all() ? RankSet.all(session.size()) : f.ranks();
-      Optional<String> outOfRange = focus.outOfRange(session.size());
-      if (outOfRange.isPresent()) {
-        renderer.error(focus, outOfRange.get());
-        focus = RankSet.all(session.size());
-      }
-      return true;
-    }
-    if (command instanceof ConsoleCommand.Wait w) {
+      focus(f.all() ? RankSet.all(session.size()) : f.ranks());
+    } else if (command instanceof ConsoleCommand.Wait w) {
       await(ranks, w.timeout());
-      return true;
-    }
-    if (command instanceof ConsoleCommand.SelectFrame s) {
+    } else if (command instanceof ConsoleCommand.SelectFrame s) {
       selectFrame(word, ranks, s.level());
     } else if (command instanceof ConsoleCommand.MoveFrame m) {
       selectFrame(word, ranks, Math.max(0, frameLevel + m.delta()));
@@ -167,6 +133,56 @@ public final class Console {
       call(word, argument(command), ranks, body(command));
     }
     return true;
+  }
+
+  /**
+   * The word the user typed for the command, e.g. {@code p} of {@code [0-3] p x}: a command's
+   * completion is shown under it.
+   */
+  private static String commandWord(String line) {
+    String command = line.startsWith("[") ? line.substring(line.indexOf(']') + 1).strip() : line;
+    return command.split("\\s+", 2)[0];
+  }
+
+  private boolean runSimple(Simple simple, String word, RankSet ranks) throws InterruptedException {
+    switch (simple) {
+      case QUIT -> {
+        return false;
+      }
+      case HELP -> renderer.info(ConsoleParser.help());
+      case PROCS -> {
+        renderer.procs(table.rows(ranks));
+        renderer.complete(word);
+      }
+      case DETACH -> detach(word, ranks);
+      case BACKTRACE -> backtrace(word, ranks);
+      // After kill too the ranks count as running until they report their exit, so that wait
+      // waits for it.
+      case RUN, CONTINUE, STEP, NEXT, FINISH, KILL -> resume(word, ranks, body(simple));
+      case INTERRUPT, LOCALS, ARGS, INFO_BREAKPOINTS, INFO_THREADS, INFO_SIGNALS ->
+          call(word, "", ranks, body(simple));
+    }
+    return true;
+  }
+
+  /** The command a simple command sends, for those that send one and show its replies. */
+  private static CommandBody body(Simple simple) {
+    return switch (simple) {
+      case RUN -> Commands.run();
+      case CONTINUE -> Commands.go();
+      case STEP -> Commands.step(StepKind.INTO);
+      case NEXT -> Commands.step(StepKind.OVER);
+      case FINISH -> Commands.step(StepKind.RETURN);
+      case KILL -> Commands.terminate();
+      case INTERRUPT -> Commands.suspend();
+      case LOCALS -> Commands.listLocals();
+      case ARGS -> Commands.listArgs();
+      case INFO_BREAKPOINTS -> Commands.listBreakpoints();
+      case INFO_THREADS -> Commands.listThreads();
+      case INFO_SIGNALS -> Commands.listSignals();
+      case DETACH, BACKTRACE, PROCS, HELP, QUIT ->
+          throw new IllegalStateException(simple + " is run by the console itself");
+    };
   }
 
   private static CommandBody body(ConsoleCommand command) {

@@ -85,6 +85,37 @@ class ConsoleTest {
   }
 
   @Test
+  void detachOfASetDoesWhatTheDetachLineDoes() throws Exception {
+    console.recordStops(RankSet.all(4));
+    console.detach(RankSet.range(1, 4));
+    assertEquals(
+        List.of(CommandBody.KindCase.LIST_FRAMES, CommandBody.KindCase.DETACH), session.calls);
+    assertEquals(
+        RankSet.of(1, 2), console.table().ranksIn(ProcessTable.State.DETACHED, RankSet.all(4)));
+    String shown = out.toString(StandardCharsets.UTF_8);
+    assertEquals(
+        List.of("[3] error: " + NOT_ATTACHED, "[1,2] detached"), shown.lines().toList(), shown);
+  }
+
+  @Test
+  void focusOfASetDoesWhatTheFocusLineDoes() {
+    console.focus(RankSet.of(0, 2));
+    assertEquals(RankSet.of(0, 2), console.focus());
+    console.execute("focus 1");
+    assertEquals(RankSet.of(1), console.focus());
+    console.focus(RankSet.of(1, 9));
+    assertEquals(RankSet.all(4), console.focus());
+    console.execute("focus 7");
+    assertEquals(RankSet.all(4), console.focus());
+    assertEquals(
+        List.of(
+            "[1,9] error: rank 9 is out of range: the job has ranks 0-3",
+            "[7] error: rank 7 is out of range: the job has ranks 0-3"),
+        out.toString(StandardCharsets.UTF_8).lines().toList());
+    assertEquals(List.of(), session.calls);
+  }
+
+  @Test
   void aRankLostEventIsShownAsAnErrorAndMarksTheRanksLost() throws Exception {
     console.recordStops(RankSet.all(4));
     session.events.accept(new RankReply(RankSet.of(1, 2), Protos.rankLost()));
