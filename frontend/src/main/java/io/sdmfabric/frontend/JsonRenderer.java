@@ -10,17 +10,19 @@ import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.ExitEvent;
+import io.sdmfabric.wire.proto.SuspendedEvent;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * Shows a session as one JSON object per line, each with {@code "event"} and {@code "ranks"} (the
- * rank-set text, e.g. {@code "0-3,7"}). The format is documented in docs/PROTOCOL.md.
+ * rank-set text, e.g. {@code "0-3,7"}), then its fields in a fixed order. The format is documented
+ * in docs/PROTOCOL.md.
  */
 public final class JsonRenderer implements Renderer {
   private final PrintStream out;
@@ -30,10 +32,10 @@ public final class JsonRenderer implements Renderer {
     this.out = out;
   }
 
-  private static Map<String, Object> event(String name, RankSet ranks) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("event", name);
-    m.put("ranks", ranks.toString());
+  /** An object {@code {"event": name, "ranks": ranks, fields...}}, fields as key, value pairs. */
+  private static Map<String, Object> event(String name, RankSet ranks, Object... fields) {
+    Map<String, Object> m = Json.object("event", name, "ranks", ranks.toString());
+    m.putAll(Json.object(fields));
     return m;
   }
 
@@ -45,170 +47,122 @@ public final class JsonRenderer implements Renderer {
   @Override
   public void reply(String command, String expression, RankReply reply) {
     EventBody b = reply.body();
-    Map<String, Object> m;
+    RankSet ranks = reply.ranks();
     switch (b.getKindCase()) {
-      case OK, RUNNING -> {
-        return;
-      }
-      case DETACHED -> m = event("detached", reply.ranks());
-      case LOADED -> {
-        m = event("loaded", reply.ranks());
-        m.put("program", b.getLoaded().getProgram());
-        m.put("debugInfo", b.getLoaded().getHasDebugInfo());
-      }
-      case BREAKPOINT -> m = breakpoint(reply.ranks(), Protos.fromProto(b.getBreakpoint()));
-      case BREAKPOINTS -> {
-        m = event("breakpoints", reply.ranks());
-        List<Object> list = new ArrayList<>();
-        for (Breakpoint bp : Protos.fromProto(b.getBreakpoints())) {
-          list.add(breakpoint(reply.ranks(), bp));
-        }
-        m.put("breakpoints", list);
-      }
-      case FRAME -> {
-        m = event("frame", reply.ranks());
-        m.put("frame", frame(Protos.fromProto(b.getFrame())));
-      }
-      case FRAMES -> {
-        m = event("frames", reply.ranks());
-        m.put("frames", Protos.fromProto(b.getFrames()).stream().map(JsonRenderer::frame).toList());
-      }
-      case DEPTH -> {
-        m = event("depth", reply.ranks());
-        m.put("depth", b.getDepth().getDepth());
-      }
-      case VALUE -> {
-        m = event("value", reply.ranks());
-        m.put("expr", expression);
-        m.put("value", b.getValue().getText());
-        m.put("type", b.getValue().getType());
-      }
-      case TYPE -> {
-        m = event("type", reply.ranks());
-        m.put("expr", expression);
-        m.put("type", b.getType().getType());
-      }
-      case VARIABLES -> {
-        m = event("variables", reply.ranks());
-        List<Object> vars = new ArrayList<>();
-        for (Value v : Protos.fromProto(b.getVariables())) {
-          vars.add(Map.of("name", v.name(), "type", v.type(), "value", v.text()));
-        }
-        m.put("variables", vars);
-      }
-      case THREADS, THREAD -> {
-        m = event("threads", reply.ranks());
-        List<ThreadInfo> threads =
-            b.hasThread()
-                ? List.of(Protos.fromProto(b.getThread()))
-                : Protos.fromProto(b.getThreads());
-        m.put(
-            "threads",
-            threads.stream()
-                .map(
-                    t -> {
-                      Map<String, Object> tm = new LinkedHashMap<>();
-                      tm.put("id", t.id());
-                      tm.put("target", t.targetId());
-                      tm.put("state", t.stopped() ? "stopped" : "running");
-                      tm.put("frame", frame(t.frame()));
-                      return tm;
-                    })
-                .toList());
-      }
-      case MEMORY -> {
-        m = event("memory", reply.ranks());
-        m.put("address", expression);
-        m.put("bytes", TextRenderer.hex(b.getMemory().getBytes().toByteArray()));
-      }
-      case SIGNALS -> {
-        m = event("signals", reply.ranks());
-        List<Object> list = new ArrayList<>();
-        for (SignalInfo s : Protos.fromProto(b.getSignals())) {
-          list.add(
-              Map.of(
-                  "name",
-                  s.name(),
-                  "stop",
-                  s.stop(),
-                  "print",
-                  s.print(),
-                  "pass",
-                  s.pass(),
-                  "description",
-                  s.description()));
-        }
-        m.put("signals", list);
-      }
-      case TEXT -> {
-        m = event("text", reply.ranks());
-        m.put("text", b.getText().getText());
-      }
-      default -> {
-        event(reply);
-        return;
-      }
+      case OK, RUNNING -> {}
+      case DETACHED -> emit(event("detached", ranks));
+      case LOADED ->
+          emit(
+              event(
+                  "loaded",
+                  ranks,
+                  "program",
+                  b.getLoaded().getProgram(),
+                  "debugInfo",
+                  b.getLoaded().getHasDebugInfo()));
+      case BREAKPOINT -> emit(breakpoint(ranks, Protos.fromProto(b.getBreakpoint())));
+      case BREAKPOINTS -> emit(breakpoints(ranks, Protos.fromProto(b.getBreakpoints())));
+      case FRAME -> emit(event("frame", ranks, "frame", frame(Protos.fromProto(b.getFrame()))));
+      case FRAMES ->
+          emit(
+              event(
+                  "frames",
+                  ranks,
+                  "frames",
+                  Protos.fromProto(b.getFrames()).stream().map(JsonRenderer::frame).toList()));
+      case DEPTH -> emit(event("depth", ranks, "depth", b.getDepth().getDepth()));
+      case VALUE ->
+          emit(
+              event(
+                  "value",
+                  ranks,
+                  "expr",
+                  expression,
+                  "value",
+                  b.getValue().getText(),
+                  "type",
+                  b.getValue().getType()));
+      case TYPE -> emit(event("type", ranks, "expr", expression, "type", b.getType().getType()));
+      case VARIABLES -> emit(variables(ranks, Protos.fromProto(b.getVariables())));
+      case THREADS -> emit(threads(ranks, Protos.fromProto(b.getThreads())));
+      case THREAD -> emit(threads(ranks, List.of(Protos.fromProto(b.getThread()))));
+      case MEMORY ->
+          emit(
+              event(
+                  "memory",
+                  ranks,
+                  "address",
+                  expression,
+                  "bytes",
+                  TextRenderer.hex(b.getMemory().getBytes().toByteArray())));
+      case SIGNALS -> emit(signals(ranks, Protos.fromProto(b.getSignals())));
+      case TEXT -> emit(event("text", ranks, "text", b.getText().getText()));
+      default -> event(reply);
     }
-    emit(m);
   }
 
   @Override
   public void event(RankReply event) {
     EventBody b = event.body();
-    Map<String, Object> m;
+    RankSet ranks = event.ranks();
     if (b.hasSuspended()) {
-      m = event("stopped", event.ranks());
-      m.put(
-          "reason",
-          Protos.fromProto(b.getSuspended().getReason())
-              .name()
-              .toLowerCase(Locale.ROOT)
-              .replace('_', '-'));
-      if (!b.getSuspended().getSignal().isEmpty()) {
-        m.put("signal", b.getSuspended().getSignal());
-      }
-      m.put("frame", frame(Protos.fromProto(b.getSuspended().getFrame())));
+      emit(stopped(ranks, b.getSuspended()));
     } else if (b.hasExit()) {
-      m = event("exited", event.ranks());
-      if (b.getExit().getSignal().isEmpty()) {
-        m.put("code", b.getExit().getCode());
-      } else {
-        m.put("signal", b.getExit().getSignal());
-      }
+      emit(exited(ranks, b.getExit()));
     } else if (b.hasOutput()) {
-      m = event("output", event.ranks());
-      m.put("stream", "stdout");
-      m.put("text", b.getOutput().getBytes().toString(StandardCharsets.UTF_8));
+      String text = b.getOutput().getBytes().toString(StandardCharsets.UTF_8);
+      emit(event("output", ranks, "stream", "stdout", "text", text));
     } else if (b.hasError()) {
-      m = event("error", event.ranks());
-      m.put("message", b.getError().getMessage());
+      emit(event("error", ranks, "message", b.getError().getMessage()));
     } else if (b.hasLost()) {
-      m = event("error", event.ranks());
-      m.put("message", Protos.RANK_LOST);
+      emit(event("error", ranks, "message", Protos.RANK_LOST));
     } else if (b.hasDebuggerEnded()) {
-      m = event("debugger-ended", event.ranks());
-      m.put("message", b.getDebuggerEnded().getReason());
-    } else {
-      return;
+      emit(event("debugger-ended", ranks, "message", b.getDebuggerEnded().getReason()));
     }
-    emit(m);
+  }
+
+  private static Map<String, Object> stopped(RankSet ranks, SuspendedEvent s) {
+    Map<String, Object> m =
+        event(
+            "stopped",
+            ranks,
+            "reason",
+            Protos.fromProto(s.getReason()).name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    if (!s.getSignal().isEmpty()) {
+      m.put("signal", s.getSignal());
+    }
+    m.put("frame", frame(Protos.fromProto(s.getFrame())));
+    return m;
+  }
+
+  private static Map<String, Object> exited(RankSet ranks, ExitEvent x) {
+    return x.getSignal().isEmpty()
+        ? event("exited", ranks, "code", x.getCode())
+        : event("exited", ranks, "signal", x.getSignal());
   }
 
   @Override
   public void stacks(StackTree tree) {
-    Map<String, Object> m = event("stacks", tree.ranks());
-    m.put("tree", tree.roots().stream().map(JsonRenderer::node).toList());
-    emit(m);
+    emit(
+        event(
+            "stacks",
+            tree.ranks(),
+            "tree",
+            tree.roots().stream().map(JsonRenderer::node).toList()));
   }
 
   private static Map<String, Object> node(StackTree.Node n) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("func", n.frame().function());
-    m.put("file", n.frame().file());
-    m.put("line", n.frame().line());
-    m.put("ranks", n.ranks().toString());
-    m.put("children", n.children().stream().map(JsonRenderer::node).toList());
-    return m;
+    return Json.object(
+        "func",
+        n.frame().function(),
+        "file",
+        n.frame().file(),
+        "line",
+        n.frame().line(),
+        "ranks",
+        n.ranks().toString(),
+        "children",
+        n.children().stream().map(JsonRenderer::node).toList());
   }
 
   @Override
@@ -217,53 +171,90 @@ public final class JsonRenderer implements Renderer {
     List<Object> list = new ArrayList<>();
     for (ProcessTable.Row r : rows) {
       all = all.union(r.ranks());
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("state", r.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+      Map<String, Object> row =
+          Json.object("state", r.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
       if (!r.location().isEmpty()) {
         row.put(r.state() == ProcessTable.State.ERROR ? "message" : "location", r.location());
       }
       row.put("ranks", r.ranks().toString());
       list.add(row);
     }
-    Map<String, Object> m = event("procs", all);
-    m.put("rows", list);
-    emit(m);
+    emit(event("procs", all, "rows", list));
   }
 
   @Override
   public void error(RankSet ranks, String message) {
-    Map<String, Object> m = event("error", ranks);
-    m.put("message", message);
-    emit(m);
+    emit(event("error", ranks, "message", message));
   }
 
   @Override
   public void info(String text) {
-    Map<String, Object> m = event("info", RankSet.empty());
-    m.put("text", text);
-    emit(m);
+    emit(event("info", RankSet.empty(), "text", text));
   }
 
   @Override
   public void complete(String command) {
-    Map<String, Object> m = event("complete", RankSet.empty());
-    m.put("command", command);
-    emit(m);
+    emit(event("complete", RankSet.empty(), "command", command));
   }
 
   private static Map<String, Object> breakpoint(RankSet ranks, Breakpoint b) {
-    Map<String, Object> m = event("breakpoint", ranks);
-    m.put("id", b.id());
-    m.put("location", b.location());
-    m.put("enabled", b.enabled());
-    return m;
+    return event(
+        "breakpoint", ranks, "id", b.id(), "location", b.location(), "enabled", b.enabled());
+  }
+
+  private static Map<String, Object> breakpoints(RankSet ranks, List<Breakpoint> breakpoints) {
+    List<Object> list = new ArrayList<>();
+    for (Breakpoint bp : breakpoints) {
+      list.add(breakpoint(ranks, bp));
+    }
+    return event("breakpoints", ranks, "breakpoints", list);
+  }
+
+  private static Map<String, Object> variables(RankSet ranks, List<Value> variables) {
+    List<Object> list = new ArrayList<>();
+    for (Value v : variables) {
+      list.add(Json.object("name", v.name(), "type", v.type(), "value", v.text()));
+    }
+    return event("variables", ranks, "variables", list);
+  }
+
+  private static Map<String, Object> threads(RankSet ranks, List<ThreadInfo> threads) {
+    List<Object> list = new ArrayList<>();
+    for (ThreadInfo t : threads) {
+      list.add(
+          Json.object(
+              "id",
+              t.id(),
+              "target",
+              t.targetId(),
+              "state",
+              t.stopped() ? "stopped" : "running",
+              "frame",
+              frame(t.frame())));
+    }
+    return event("threads", ranks, "threads", list);
+  }
+
+  private static Map<String, Object> signals(RankSet ranks, List<SignalInfo> signals) {
+    List<Object> list = new ArrayList<>();
+    for (SignalInfo s : signals) {
+      list.add(
+          Json.object(
+              "name",
+              s.name(),
+              "stop",
+              s.stop(),
+              "print",
+              s.print(),
+              "pass",
+              s.pass(),
+              "description",
+              s.description()));
+    }
+    return event("signals", ranks, "signals", list);
   }
 
   private static Map<String, Object> frame(Frame f) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("func", f.function());
-    m.put("file", f.file());
-    m.put("line", f.line());
-    return m;
+    return Json.object("func", f.function(), "file", f.file(), "line", f.line());
   }
 }
