@@ -10,6 +10,7 @@ import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.ProgramLoadedEvent;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -32,71 +33,84 @@ public final class TextRenderer implements Renderer {
       case OK, RUNNING -> {}
       case DETACHED -> out.println(ranks + "detached");
       case ERROR -> out.println(ranks + "error: " + b.getError().getMessage());
-      case LOADED ->
-          out.println(
-              ranks
-                  + "loaded "
-                  + b.getLoaded().getProgram()
-                  + (b.getLoaded().getHasDebugInfo()
-                      ? ""
-                      : " (no debugging symbols: no source lines or local variables; compile with -g)"));
+      case LOADED -> out.println(ranks + loaded(b.getLoaded()));
       case BREAKPOINT -> out.println(ranks + describe(Protos.fromProto(b.getBreakpoint())));
-      case BREAKPOINTS -> {
-        out.println(ranks + "breakpoints:");
-        for (Breakpoint bp : Protos.fromProto(b.getBreakpoints())) {
-          out.println("  " + describe(bp) + (bp.hits() > 0 ? ", hit " + bp.hits() + " times" : ""));
-        }
-      }
+      case BREAKPOINTS -> breakpoints(ranks, Protos.fromProto(b.getBreakpoints()));
       case FRAME -> out.println(ranks + frame(Protos.fromProto(b.getFrame())));
-      case FRAMES -> {
-        out.println(ranks);
-        Protos.fromProto(b.getFrames()).forEach(f -> out.println("  " + frame(f)));
-      }
+      case FRAMES -> frames(ranks, Protos.fromProto(b.getFrames()));
       case DEPTH -> out.println(ranks + "depth " + b.getDepth().getDepth());
       case VALUE -> out.println(ranks + expression + " = " + b.getValue().getText());
       case TYPE -> out.println(ranks + "type = " + b.getType().getType());
-      case VARIABLES -> {
-        List<Value> vars = Protos.fromProto(b.getVariables());
-        out.println(ranks + (vars.isEmpty() ? "none" : ""));
-        vars.forEach(v -> out.println("  " + v.name() + " = " + v.text()));
-      }
-      case THREADS -> {
-        out.println(ranks);
-        for (ThreadInfo t : Protos.fromProto(b.getThreads())) {
-          out.println(
-              "  "
-                  + t.id()
-                  + " "
-                  + t.targetId()
-                  + (t.stopped() ? " in " + t.frame().describe() : " (running)"));
-        }
-      }
-      case THREAD -> {
-        ThreadInfo t = Protos.fromProto(b.getThread());
-        out.println(
-            ranks + "thread " + t.id() + " " + t.targetId() + " in " + t.frame().describe());
-      }
+      case VARIABLES -> variables(ranks, Protos.fromProto(b.getVariables()));
+      case THREADS -> threads(ranks, Protos.fromProto(b.getThreads()));
+      case THREAD -> out.println(ranks + "thread " + thread(Protos.fromProto(b.getThread())));
       case MEMORY ->
           out.println(ranks + expression + ": " + hex(b.getMemory().getBytes().toByteArray()));
-      case SIGNALS -> {
-        out.println(ranks + "Signal      Stop Print Pass Description");
-        for (SignalInfo s : Protos.fromProto(b.getSignals())) {
-          out.printf(
-              Locale.ROOT,
-              "  %-11s %-4s %-5s %-4s %s%n",
-              s.name(),
-              yes(s.stop()),
-              yes(s.print()),
-              yes(s.pass()),
-              s.description());
-        }
-      }
-      case TEXT -> {
-        String text = b.getText().getText().stripTrailing();
-        out.println(ranks + (text.contains("\n") ? "\n" + text.indent(2).stripTrailing() : text));
-      }
+      case SIGNALS -> signals(ranks, Protos.fromProto(b.getSignals()));
+      case TEXT -> out.println(ranks + text(b.getText().getText()));
       default -> event(reply);
     }
+  }
+
+  private static String loaded(ProgramLoadedEvent loaded) {
+    return "loaded "
+        + loaded.getProgram()
+        + (loaded.getHasDebugInfo()
+            ? ""
+            : " (no debugging symbols: no source lines or local variables; compile with -g)");
+  }
+
+  private void breakpoints(String ranks, List<Breakpoint> breakpoints) {
+    out.println(ranks + "breakpoints:");
+    for (Breakpoint bp : breakpoints) {
+      out.println("  " + describe(bp) + (bp.hits() > 0 ? ", hit " + bp.hits() + " times" : ""));
+    }
+  }
+
+  private void frames(String ranks, List<Frame> frames) {
+    out.println(ranks);
+    frames.forEach(f -> out.println("  " + frame(f)));
+  }
+
+  private void variables(String ranks, List<Value> variables) {
+    out.println(ranks + (variables.isEmpty() ? "none" : ""));
+    variables.forEach(v -> out.println("  " + v.name() + " = " + v.text()));
+  }
+
+  private void threads(String ranks, List<ThreadInfo> threads) {
+    out.println(ranks);
+    for (ThreadInfo t : threads) {
+      out.println(
+          "  "
+              + t.id()
+              + " "
+              + t.targetId()
+              + (t.stopped() ? " in " + t.frame().describe() : " (running)"));
+    }
+  }
+
+  private static String thread(ThreadInfo t) {
+    return t.id() + " " + t.targetId() + " in " + t.frame().describe();
+  }
+
+  private void signals(String ranks, List<SignalInfo> signals) {
+    out.println(ranks + "Signal      Stop Print Pass Description");
+    for (SignalInfo s : signals) {
+      out.printf(
+          Locale.ROOT,
+          "  %-11s %-4s %-5s %-4s %s%n",
+          s.name(),
+          yes(s.stop()),
+          yes(s.print()),
+          yes(s.pass()),
+          s.description());
+    }
+  }
+
+  /** Text on the ranks' line, or indented below it when it has several lines. */
+  private static String text(String text) {
+    String t = text.stripTrailing();
+    return t.contains("\n") ? "\n" + t.indent(2).stripTrailing() : t;
   }
 
   @Override
