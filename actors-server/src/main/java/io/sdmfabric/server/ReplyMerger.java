@@ -36,7 +36,11 @@ public final class ReplyMerger {
     }
   }
 
-  /** A merger hashing bodies with {@code hasher}; {@link Arrays#hashCode(byte[])} in production. */
+  /**
+   * A merger hashing bodies with {@code hasher}: the tree's nodes pass {@link
+   * FabricConfig#hasher()}, which is {@link FabricConfig#sampledHash} unless a test forces
+   * collisions.
+   */
   public ReplyMerger(ToIntFunction<byte[]> hasher) {
     this.hasher = hasher;
   }

@@ -9,7 +9,8 @@ import java.util.function.Consumer;
 
 /**
  * A front-end's view of a debug session: commands in, merged replies and events out. The console
- * uses it whether the master runs in the same JVM or, later, behind the front-end protocol.
+ * uses it whether the master runs in the same JVM or in another process, behind the front-end
+ * protocol ({@link RemoteSession}).
  */
 public interface SessionClient extends AutoCloseable {
 
