@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
@@ -194,7 +195,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   private RankSet lost = RankSet.empty();
   private Map<Long, Pending> pending;
   private ReplyMerger events;
-  private long eventsOrigin;
+  private long
+      eventsOriginNanos; // System.nanoTime() when the held batch's first event was reported
   private Cancellable eventsTimer;
   private boolean eventsFlushQueued;
 
@@ -522,20 +524,21 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   }
 
   private void addEvents(List<ReplyGroup> groups, long heldMs) {
-    long now = System.currentTimeMillis();
+    long now = System.nanoTime();
+    long reported = now - TimeUnit.MILLISECONDS.toNanos(heldMs);
     if (events == null) {
       events = new ReplyMerger(config.hasher());
     }
-    if (events.isEmpty() || now - heldMs < eventsOrigin) {
-      eventsOrigin = now - heldMs;
+    if (events.isEmpty() || reported - eventsOriginNanos < 0) {
+      eventsOriginNanos = reported;
     }
     events.addAll(groups);
     // The root holds a batch for the whole window, counted from the first report, so that ranks
     // reporting within a window of each other meet there; the nodes below hold it only a tenth
     // of the window per level of their subtree, enough for their children's batches to reach
     // them first. (A window at every node would start over for every late rank's report.)
-    long window = config.eventWindow().toMillis();
-    long wait = eventsOrigin + (rank < 0 ? window : 0) + height() * (window / 10) - now;
+    long window = config.eventWindow().toNanos();
+    long wait = eventsOriginNanos + (rank < 0 ? window : 0) + height() * (window / 10) - now;
     if (wait <= 0) {
       // Due already: flush after the messages already in the mailbox, which may merge.
       if (!eventsFlushQueued) {
@@ -544,7 +547,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       }
     } else if (eventsTimer == null) {
       eventsTimer =
-          context.scheduleOnce(Duration.ofMillis(wait), context.getSelf(), FlushEvents.INSTANCE);
+          context.scheduleOnce(Duration.ofNanos(wait), context.getSelf(), FlushEvents.INSTANCE);
     }
   }
 
@@ -555,8 +558,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       eventsTimer = null;
     }
     if (events != null && !events.isEmpty()) {
-      long held = System.currentTimeMillis() - eventsOrigin;
-      send(parent, new Events(events.drain(), held));
+      long heldMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - eventsOriginNanos);
+      send(parent, new Events(events.drain(), heldMs));
     }
   }
 

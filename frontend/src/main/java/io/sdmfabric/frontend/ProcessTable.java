@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What the front-end knows of each rank's state: not started, running, stopped (and where), exited,
@@ -159,14 +160,16 @@ public final class ProcessTable {
    */
   public synchronized RankSet awaitNotRunning(RankSet ranks, long timeoutMs)
       throws InterruptedException {
-    long deadline = System.currentTimeMillis() + timeoutMs;
+    long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    long start = System.nanoTime();
     while (true) {
       RankSet running = ranksIn(State.RUNNING, ranks);
-      long left = deadline - System.currentTimeMillis();
-      if (running.isEmpty() || left <= 0) {
+      // Elapsed rather than a deadline: a timeout near Long.MAX_VALUE cannot overflow.
+      long leftNanos = timeoutNanos - (System.nanoTime() - start);
+      if (running.isEmpty() || leftNanos <= 0) {
         return running;
       }
-      wait(left);
+      TimeUnit.NANOSECONDS.timedWait(this, leftNanos);
     }
   }
 
