@@ -120,20 +120,23 @@ class ServerNodeRewireTest {
     leaf.tell(new ServerNode.Rewire(newParent.ref(), List.of(), RankSet.of(1)));
     // Released only once the command is pending in the node: its reply then queues behind the
     // Rewire. Released earlier, the reply is ready as the command arrives and goes out at once.
-    for (int i = 0; i < 2000 && !executed.contains(2); i++) {
-      try {
-        Thread.sleep(1);
-      } catch (InterruptedException e) {
-        throw new AssertionError(e);
-      }
-    }
-    assertTrue(executed.contains(2), "the command never reached the backend");
+    newParent.awaitAssert(
+        WAIT,
+        Duration.ofMillis(1),
+        () -> {
+          assertTrue(executed.contains(2), "the command has not reached the backend");
+          return null;
+        });
     release.complete(null);
-    ServerNode.Replies r = newParent.expectMessageClass(ServerNode.Replies.class, WAIT);
+    List<ReplyGroup> ok = List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(Protos.ok())));
     assertEquals(
-        new ServerNode.Replies(
-            7, List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(Protos.ok())))),
-        r);
-    oldParent.expectNoMessage(Duration.ofMillis(50));
+        new ServerNode.Replies(7, ok),
+        newParent.expectMessageClass(ServerNode.Replies.class, WAIT));
+    // A fence for the old parent: wired back to it, the node's next reply goes there, after
+    // anything the node sent it before. Nothing must come before it.
+    leaf.tell(new ServerNode.Rewire(oldParent.ref(), List.of(), RankSet.of(1)));
+    leaf.tell(new ServerNode.Execute(8, RankSet.of(2), 0, PRINT_X));
+    assertEquals(
+        new ServerNode.Replies(8, ok), oldParent.expectMessageClass(ServerNode.Up.class, WAIT));
   }
 }

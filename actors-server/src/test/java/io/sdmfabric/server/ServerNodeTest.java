@@ -96,9 +96,14 @@ class ServerNodeTest {
     Tree t = tree(ranks, ScriptedBackend::ok);
     t.root().tell(new ServerNode.Execute(1, RankSet.all(ranks), 0, PRINT_X));
     ServerNode.Replies r = t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
+    List<ReplyGroup> all =
+        List.of(new ReplyGroup(RankSet.all(ranks), CanonicalBytes.of(Protos.ok())));
+    assertEquals(all, r.groups());
+    // A fence: the next command's reply must be the next message, since every node answers the
+    // first command before the second. A stray reply to the first would come before it.
+    t.root().tell(new ServerNode.Execute(2, RankSet.all(ranks), 0, PRINT_X));
     assertEquals(
-        List.of(new ReplyGroup(RankSet.all(ranks), CanonicalBytes.of(Protos.ok()))), r.groups());
-    t.parent().expectNoMessage(Duration.ofMillis(50));
+        new ServerNode.Replies(2, all), t.parent().expectMessageClass(ServerNode.Up.class, WAIT));
   }
 
   @ParameterizedTest
@@ -188,7 +193,15 @@ class ServerNodeTest {
     // Rank 3 is node 4, a child of the root whose subtree is ranks 3-6; it never answers.
     Tree t = tree(8, FabricConfig.defaults(), ScriptedBackend::ok, Map.of(3, never));
     t.root().tell(new ServerNode.Execute(4, RankSet.all(8), 0, PRINT_X));
-    t.parent().expectNoMessage(Duration.ofMillis(200));
+    // Mid-command: node 4 stops once rank 3 has the command (and its node waits for its reply).
+    t.parent()
+        .awaitAssert(
+            WAIT,
+            Duration.ofMillis(5),
+            () -> {
+              assertTrue(t.executed().contains(3), "rank 3 has not run the command yet");
+              return null;
+            });
     stopChild(t, "n4");
     // The other ranks' replies may reach the root before or after the loss: either order.
     Map<EventBody, RankSet> byBody = new HashMap<>();
