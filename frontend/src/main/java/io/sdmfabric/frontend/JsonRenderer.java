@@ -11,7 +11,9 @@ import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.ExitEvent;
+import io.sdmfabric.wire.proto.ProgramLoadedEvent;
 import io.sdmfabric.wire.proto.SuspendedEvent;
+import io.sdmfabric.wire.proto.ValueProto;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -51,50 +53,18 @@ public final class JsonRenderer implements Renderer {
     switch (b.getKindCase()) {
       case OK, RUNNING -> {}
       case DETACHED -> emit(event("detached", ranks));
-      case LOADED ->
-          emit(
-              event(
-                  "loaded",
-                  ranks,
-                  "program",
-                  b.getLoaded().getProgram(),
-                  "debugInfo",
-                  b.getLoaded().getHasDebugInfo()));
+      case LOADED -> emit(loaded(ranks, b.getLoaded()));
       case BREAKPOINT -> emit(breakpoint(ranks, Protos.fromProto(b.getBreakpoint())));
       case BREAKPOINTS -> emit(breakpoints(ranks, Protos.fromProto(b.getBreakpoints())));
       case FRAME -> emit(event("frame", ranks, "frame", frame(Protos.fromProto(b.getFrame()))));
-      case FRAMES ->
-          emit(
-              event(
-                  "frames",
-                  ranks,
-                  "frames",
-                  Protos.fromProto(b.getFrames()).stream().map(JsonRenderer::frame).toList()));
+      case FRAMES -> emit(frames(ranks, Protos.fromProto(b.getFrames())));
       case DEPTH -> emit(event("depth", ranks, "depth", b.getDepth().getDepth()));
-      case VALUE ->
-          emit(
-              event(
-                  "value",
-                  ranks,
-                  "expr",
-                  expression,
-                  "value",
-                  b.getValue().getText(),
-                  "type",
-                  b.getValue().getType()));
+      case VALUE -> emit(value(ranks, expression, b.getValue()));
       case TYPE -> emit(event("type", ranks, "expr", expression, "type", b.getType().getType()));
       case VARIABLES -> emit(variables(ranks, Protos.fromProto(b.getVariables())));
       case THREADS -> emit(threads(ranks, Protos.fromProto(b.getThreads())));
       case THREAD -> emit(threads(ranks, List.of(Protos.fromProto(b.getThread()))));
-      case MEMORY ->
-          emit(
-              event(
-                  "memory",
-                  ranks,
-                  "address",
-                  expression,
-                  "bytes",
-                  TextRenderer.hex(b.getMemory().getBytes().toByteArray())));
+      case MEMORY -> emit(memory(ranks, expression, b.getMemory().getBytes().toByteArray()));
       case SIGNALS -> emit(signals(ranks, Protos.fromProto(b.getSignals())));
       case TEXT -> emit(event("text", ranks, "text", b.getText().getText()));
       default -> event(reply);
@@ -195,6 +165,24 @@ public final class JsonRenderer implements Renderer {
   @Override
   public void complete(String command) {
     emit(event("complete", RankSet.empty(), "command", command));
+  }
+
+  private static Map<String, Object> loaded(RankSet ranks, ProgramLoadedEvent loaded) {
+    return event(
+        "loaded", ranks, "program", loaded.getProgram(), "debugInfo", loaded.getHasDebugInfo());
+  }
+
+  private static Map<String, Object> frames(RankSet ranks, List<Frame> frames) {
+    return event("frames", ranks, "frames", frames.stream().map(JsonRenderer::frame).toList());
+  }
+
+  private static Map<String, Object> value(RankSet ranks, String expression, ValueProto value) {
+    return event(
+        "value", ranks, "expr", expression, "value", value.getText(), "type", value.getType());
+  }
+
+  private static Map<String, Object> memory(RankSet ranks, String expression, byte[] bytes) {
+    return event("memory", ranks, "address", expression, "bytes", TextRenderer.hex(bytes));
   }
 
   private static Map<String, Object> breakpoint(RankSet ranks, Breakpoint b) {
