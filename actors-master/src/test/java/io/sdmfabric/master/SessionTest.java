@@ -9,7 +9,6 @@ import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
 import io.sdmfabric.wire.Commands;

@@ -155,14 +155,6 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       DispatcherSelector.fromConfig("sdm.fabric-dispatcher");
 
   /**
-   * The words once carried by an error reply for a lost rank.
-   *
-   * @deprecated a lost rank's reply and event are a body of their own, {@link Protos#rankLost()};
-   *     its text for users is {@link Protos#RANK_LOST}
-   */
-  @Deprecated public static final String RANK_LOST = Protos.RANK_LOST;
-
-  /**
    * The reply body of a live rank whose reply to a command in flight went up through a server that
    * stopped: the rank is still in the session, and answers later commands.
    */

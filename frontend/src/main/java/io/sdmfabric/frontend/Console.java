@@ -253,16 +253,6 @@ public final class Console {
     }
   }
 
-  /** Puts the focus on {@code ranks}, as {@code focus RANKS} does. */
-  public void focus(RankSet ranks) {
-    execute("focus " + ranks);
-  }
-
-  /** Detaches {@code ranks}, as {@code [RANKS] detach} does: their processes run on. */
-  public void detach(RankSet ranks) {
-    execute("[" + ranks + "] detach");
-  }
-
   /**
    * Asks every rank of {@code ranks} where it is and records it as stopped there, without showing
    * anything: for processes the session attached to, which the attach stopped without an event. A

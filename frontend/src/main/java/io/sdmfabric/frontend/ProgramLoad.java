@@ -2,11 +2,9 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
-import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.StartSessionCmd;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -38,11 +36,8 @@ public final class ProgramLoad {
       String word)
       throws Exception {
     LaunchSpec spec = new LaunchSpec(program, args, Map.of(), Path.of("").toAbsolutePath());
-    CommandBody load =
-        CommandBody.newBuilder()
-            .setStartSession(StartSessionCmd.newBuilder().setLaunch(Protos.toProto(spec)))
-            .build();
-    List<RankReply> replies = session.call(load, ranks, Duration.ZERO).get(60, TimeUnit.SECONDS);
+    List<RankReply> replies =
+        session.call(Commands.startSession(spec), ranks, Duration.ZERO).get(60, TimeUnit.SECONDS);
     boolean any = false;
     for (RankReply r : replies) {
       renderer.reply(word, "", r);

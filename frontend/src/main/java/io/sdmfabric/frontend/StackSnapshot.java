@@ -2,13 +2,12 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.Empty;
-import io.sdmfabric.wire.proto.StartSessionCmd;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,31 +55,25 @@ public record StackSnapshot(StackTree tree, List<ProcessTable.Row> others) {
     session.onEvent(table::apply);
     RankSet all = RankSet.all(size);
     LaunchSpec spec = new LaunchSpec(program, args, Map.of(), Path.of("").toAbsolutePath());
-    CommandBody load =
-        CommandBody.newBuilder()
-            .setStartSession(StartSessionCmd.newBuilder().setLaunch(Protos.toProto(spec)))
-            .build();
-    for (RankReply r : call(session, load, all)) {
+    for (RankReply r : call(session, Commands.startSession(spec), all)) {
       if (r.body().hasError()) {
         throw new LoadFailed(r.ranks(), r.body().getError().getMessage());
       }
+      if (r.body().hasLost()) {
+        throw new LoadFailed(r.ranks(), Protos.RANK_LOST);
+      }
     }
     table.markRunning(all);
-    call(session, CommandBody.newBuilder().setRun(Empty.getDefaultInstance()).build(), all);
+    call(session, Commands.run(), all);
     RankSet running = table.awaitNotRunning(all, after.toMillis());
     if (!running.isEmpty()) {
-      call(
-          session,
-          CommandBody.newBuilder().setSuspend(Empty.getDefaultInstance()).build(),
-          running);
+      call(session, Commands.suspend(), running);
       table.awaitNotRunning(running, STOP_LIMIT.toMillis());
     }
     RankSet stopped = table.ranksIn(ProcessTable.State.STOPPED, all);
     StackTree.Builder tree = StackTree.builder();
     if (!stopped.isEmpty()) {
-      CommandBody frames =
-          CommandBody.newBuilder().setListFrames(Empty.getDefaultInstance()).build();
-      for (RankReply r : call(session, frames, stopped)) {
+      for (RankReply r : call(session, Commands.listFrames(), stopped)) {
         if (r.body().hasFrames() && r.body().getFrames().getFramesCount() > 0) {
           tree.add(Protos.fromProto(r.body().getFrames()), r.ranks());
         }

@@ -7,6 +7,7 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.RankReply;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

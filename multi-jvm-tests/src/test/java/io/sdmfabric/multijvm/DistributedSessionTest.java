@@ -11,7 +11,6 @@ import io.sdmfabric.runtime.ClusterSettings;
 import io.sdmfabric.runtime.SessionKeystore;
 import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -330,7 +329,7 @@ class DistributedSessionTest {
       lost = lost.union(events.expectMessageClass(SessionEvent.RanksLost.class, WAIT).ranks());
     }
     Map<EventBody, RankSet> after = call(evaluate("x"), RankSet.all(size));
-    assertEquals(RankSet.range(4, 8), after.get(Protos.error(ServerNode.RANK_LOST)));
+    assertEquals(RankSet.range(4, 8), after.get(Protos.rankLost()));
     assertEquals(
         RankSet.range(0, 4),
         after.entrySet().stream()
@@ -367,7 +366,7 @@ class DistributedSessionTest {
       assertTrue(middleRanks.containsAll(lost), "ranks of live agents reported lost: " + lost);
     }
     Map<EventBody, RankSet> after = call(evaluate("rank"), RankSet.all(size));
-    assertEquals(middleRanks, after.get(Protos.error(ServerNode.RANK_LOST)), after.toString());
+    assertEquals(middleRanks, after.get(Protos.rankLost()), after.toString());
     RankSet.all(size)
         .minus(middleRanks)
         .forEach(

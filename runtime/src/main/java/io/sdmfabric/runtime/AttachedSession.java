@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime;
 
+import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.Shell;
 import io.sdmfabric.runtime.attach.AttachPlan;
@@ -8,8 +9,7 @@ import io.sdmfabric.runtime.attach.ProcessProbe;
 import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.Empty;
+import io.sdmfabric.wire.Commands;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -140,9 +140,9 @@ public final class AttachedSession extends DistributedSession {
       try {
         found.addAll(probe.get());
       } catch (ExecutionException e) {
-        throw e.getCause() instanceof IOException io
+        throw Failures.cause(e) instanceof IOException io
             ? io
-            : new IOException(e.getCause().getMessage(), e.getCause());
+            : new IOException(Failures.message(e), Failures.cause(e));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while looking at the processes", e);
@@ -251,10 +251,7 @@ public final class AttachedSession extends DistributedSession {
     }
     try {
       master
-          .call(
-              CommandBody.newBuilder().setDetach(Empty.getDefaultInstance()).build(),
-              attached,
-              Duration.ZERO)
+          .call(Commands.detach(), attached, Duration.ZERO)
           .get(DETACH_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
       // The agents' gdbs detach as they end.

@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime;
 
+import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -154,7 +155,7 @@ public abstract sealed class DistributedSession extends MasterSession
       } catch (TimeoutException e) {
         checkAlive();
       } catch (ExecutionException e) {
-        throw new IOException(e.getCause().getMessage(), e.getCause());
+        throw new IOException(Failures.message(e), Failures.cause(e));
       }
     }
     throw new IOException("gave up waiting for " + what + " after " + wireUp.toSeconds() + " s");

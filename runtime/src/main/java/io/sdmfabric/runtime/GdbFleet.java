@@ -2,6 +2,7 @@ package io.sdmfabric.runtime;
 
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.model.Failures;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,10 +40,12 @@ public final class GdbFleet {
       try {
         started.add(f.get(60, TimeUnit.SECONDS));
       } catch (Exception e) {
-        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        Throwable cause = Failures.cause(e);
         if (failure == null) {
           failure =
-              cause instanceof IOException io ? io : new IOException(cause.getMessage(), cause);
+              cause instanceof IOException io
+                  ? io
+                  : new IOException(Failures.message(cause), cause);
         }
       }
     }

@@ -2,6 +2,7 @@ package io.sdmfabric.runtime.agent;
 
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.model.Failures;
 import io.sdmfabric.runtime.attach.RankEnvironment;
 import java.io.IOException;
 import java.util.List;
@@ -66,10 +67,9 @@ final class PidAttacher {
       gdb.attach(t.pid()).get(60, TimeUnit.SECONDS);
       listener.attached(t.rank(), gdb);
     } catch (Exception e) {
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
       gdb.close();
       listener.failed(
-          t.rank(), "gdb could not attach to process " + t.pid() + ": " + cause.getMessage());
+          t.rank(), "gdb could not attach to process " + t.pid() + ": " + Failures.message(e));
     }
   }
 }

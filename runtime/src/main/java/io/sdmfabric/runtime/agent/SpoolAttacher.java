@@ -2,6 +2,7 @@ package io.sdmfabric.runtime.agent;
 
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.model.Failures;
 import io.sdmfabric.runtime.launch.RankSpool;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -104,10 +105,9 @@ final class SpoolAttacher {
       done.get(60, TimeUnit.SECONDS);
       listener.attached(r.rank(), gdb);
     } catch (Exception e) {
-      Throwable cause = e.getCause() != null ? e.getCause() : e;
       gdb.close();
       listener.failed(
-          r.rank(), "gdb could not attach to pid " + r.pid() + ": " + cause.getMessage());
+          r.rank(), "gdb could not attach to pid " + r.pid() + ": " + Failures.message(e));
     }
   }
 }
