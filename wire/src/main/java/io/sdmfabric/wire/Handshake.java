@@ -28,8 +28,11 @@ import java.util.function.Function;
  * connection; the refused side gets a {@link HandshakeException} saying why.
  */
 public final class Handshake {
-  /** The protocol version this side speaks. */
-  public static final int VERSION = 1;
+  /**
+   * The protocol version this side speaks. 2: a lost rank is a body of its own ({@code lost}),
+   * which a version 1 side would take for a body of no kind.
+   */
+  public static final int VERSION = 2;
 
   /** How long a side waits for each frame of the handshake unless told otherwise. */
   public static final Duration TIMEOUT = Duration.ofSeconds(10);

@@ -169,13 +169,16 @@ class HandshakeTest {
           Frame.newBuilder()
               .setHello(
                   Hello.newBuilder()
-                      .setVersion(2)
+                      .setVersion(Handshake.VERSION + 1)
                       .setRole(Role.ROLE_MASTER)
                       .setSession("job-1")
                       .setNonce(ByteString.copyFrom(new byte[32])))
               .build());
       assertEquals(
-          "protocol version 2 is not supported: this side speaks 1",
+          "protocol version "
+              + (Handshake.VERSION + 1)
+              + " is not supported: this side speaks "
+              + Handshake.VERSION,
           dialer.read(WAIT).getRefused().getReason());
       failure(frontEnd);
     }
