@@ -3,7 +3,6 @@ package io.sdmfabric.cli;
 import io.sdmfabric.connect.ConnectDirectory;
 import io.sdmfabric.connect.FrontEndListener;
 import io.sdmfabric.connect.ListenConsole;
-import io.sdmfabric.frontend.ConsoleInput;
 import io.sdmfabric.frontend.InteractiveConsole;
 import io.sdmfabric.runtime.ClusterSettings;
 import io.sdmfabric.wire.HostPort;
@@ -80,20 +79,7 @@ final class ListenCommand implements Callable<Integer> {
       PrintStream shown = interactive ? terminal.output() : out;
       ListenConsole.Asker asker = interactive && !yes ? q -> terminal.confirm(q) : q -> true;
       try (ListenConsole console = new ListenConsole(dir, listener, shown, asker)) {
-        // Ctrl-C or SIGTERM: the accepted jobs end too, as with exit.
-        Thread hook = new Thread(console::close, "end-sessions");
-        Runtime.getRuntime().addShutdownHook(hook);
-        console.start();
-        ConsoleInput.run(
-            console::prompt,
-            console::execute,
-            Optional.ofNullable(script),
-            Optional.ofNullable(terminal));
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException e) {
-          // Going down already.
-        }
+        console.serve(Optional.ofNullable(script), Optional.ofNullable(terminal));
       }
       return 0;
     }

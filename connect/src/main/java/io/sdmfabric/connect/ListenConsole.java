@@ -1,8 +1,10 @@
 package io.sdmfabric.connect;
 
 import io.sdmfabric.frontend.Console;
+import io.sdmfabric.frontend.ConsoleInput;
 import io.sdmfabric.frontend.ConsoleParser;
 import io.sdmfabric.frontend.Durations;
+import io.sdmfabric.frontend.InteractiveConsole;
 import io.sdmfabric.frontend.ProgramLoad;
 import io.sdmfabric.frontend.RemoteSession;
 import io.sdmfabric.frontend.TextRenderer;
@@ -16,6 +18,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -73,6 +76,24 @@ public final class ListenConsole implements AutoCloseable {
     this.asker = asker;
     this.watcher = new Thread(this::watch, "request-watcher");
     watcher.setDaemon(true);
+  }
+
+  /**
+   * Serves until {@code quit}, {@code exit} or the end of the input: announces requests as they
+   * come and runs the lines of {@code script}, then of the terminal or standard input. Ctrl-C or
+   * SIGTERM meanwhile ends the accepted jobs too, as {@code exit} does.
+   */
+  public void serve(Optional<Path> script, Optional<InteractiveConsole> terminal)
+      throws IOException {
+    Thread hook = new Thread(this::close, "end-sessions");
+    Runtime.getRuntime().addShutdownHook(hook);
+    start();
+    ConsoleInput.run(this::prompt, this::execute, script, terminal);
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // Going down already.
+    }
   }
 
   /** Starts announcing requests as they arrive. */
