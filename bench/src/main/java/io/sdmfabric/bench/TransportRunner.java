@@ -62,15 +62,21 @@ public final class TransportRunner {
 
   private TransportRunner() {}
 
+  /** Runs the table; exits with status 1 on a failure, whatever threads a session left. */
   public static void main(String[] args) throws Exception {
     RunnerOptions options = RunnerOptions.parse(args, List.of(4), 500);
-    handshakes(options.reps());
-    for (int size : options.sizes()) {
-      for (int rep = 1; rep <= ROUNDS; rep++) {
-        for (ClusterSettings.Transport t : ClusterSettings.Transport.values()) {
-          run(t, size, rep, options.reps());
+    try {
+      handshakes(options.reps());
+      for (int size : options.sizes()) {
+        for (int rep = 1; rep <= ROUNDS; rep++) {
+          for (ClusterSettings.Transport t : ClusterSettings.Transport.values()) {
+            run(t, size, rep, options.reps());
+          }
         }
       }
+    } catch (Exception e) {
+      e.printStackTrace();
+      System.exit(1);
     }
   }
 
