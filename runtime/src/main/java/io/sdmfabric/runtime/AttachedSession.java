@@ -246,6 +246,8 @@ public final class AttachedSession extends DistributedSession {
    */
   @Override
   void beforeMasterEnds(MasterClient master) {
+    // The detach replies and events are no news to the front-end, which has quit.
+    master.onEvent(e -> {});
     if (!master.treeReady().isDone()) {
       return;
     }

@@ -42,8 +42,11 @@ final class ChildProcesses {
     }
   }
 
-  /** Hands each line of {@code in} to {@code lines}, on a daemon thread, until it ends. */
-  static void pump(InputStream in, Consumer<String> lines, String name) {
+  /**
+   * Hands each line of {@code in} to {@code lines}, on a daemon thread, until it ends; returns the
+   * thread, which ends when the stream does.
+   */
+  static Thread pump(InputStream in, Consumer<String> lines, String name) {
     Thread t =
         new Thread(
             () -> {
@@ -59,6 +62,7 @@ final class ChildProcesses {
             name);
     t.setDaemon(true);
     t.start();
+    return t;
   }
 
   /** SIGTERM to {@code p}, SIGKILL to it and its descendants after {@code grace} seconds. */

@@ -41,7 +41,7 @@ public abstract sealed class DistributedSession extends MasterSession
     LEAVE_PROGRAMS
   }
 
-  private record Child(Process process, Ending ending, int graceSeconds) {}
+  private record Child(Process process, Ending ending, int graceSeconds, List<Thread> pumps) {}
 
   /** Where the session says what happens on the way (the launcher's lines, missing ranks). */
   final PrintStream err;
@@ -67,7 +67,10 @@ public abstract sealed class DistributedSession extends MasterSession
   /** Fails when the processes the tree waits for have ended; called while waiting. */
   abstract void checkAlive() throws IOException;
 
-  /** What the variant does while the master still serves, as the session closes. */
+  /**
+   * What the variant does while the master still serves, as the session closes, before the
+   * front-end stops hearing events.
+   */
   void beforeMasterEnds(MasterClient master) {}
 
   /** What the variant cleans up once every child process has ended. */
@@ -127,12 +130,37 @@ public abstract sealed class DistributedSession extends MasterSession
       Consumer<String> lines)
       throws IOException {
     Process p = ChildProcesses.start(command, env, input);
+    List<Thread> pumps =
+        List.of(
+            ChildProcesses.pump(p.getInputStream(), lines, name + "-out"),
+            ChildProcesses.pump(p.getErrorStream(), lines, name + "-err"));
     synchronized (children) {
-      children.add(new Child(p, ending, graceSeconds));
+      children.add(new Child(p, ending, graceSeconds, pumps));
     }
-    ChildProcesses.pump(p.getInputStream(), lines, name + "-out");
-    ChildProcesses.pump(p.getErrorStream(), lines, name + "-err");
     return p;
+  }
+
+  /**
+   * When {@code p} (a child process) has ended, waits until every line it printed has been handed
+   * on, at most {@code limit}: a finished launcher's last lines are not lost to a quick close.
+   */
+  final void drainIfEnded(Process p, Duration limit) {
+    if (p == null || p.isAlive()) {
+      return;
+    }
+    long deadline = System.nanoTime() + limit.toNanos();
+    List<Thread> pumps;
+    synchronized (children) {
+      pumps =
+          children.stream().filter(c -> c.process() == p).flatMap(c -> c.pumps().stream()).toList();
+    }
+    try {
+      for (Thread t : pumps) {
+        t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Whether any child process still runs. */
@@ -189,8 +217,8 @@ public abstract sealed class DistributedSession extends MasterSession
     Quiet.loggers();
     DistributedMaster m = master;
     if (m != null) {
-      m.client().onEvent(e -> {});
       beforeMasterEnds(m.client());
+      m.client().onEvent(e -> {});
       m.close();
     }
     List<Thread> enders = new ArrayList<>();

@@ -19,6 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
@@ -31,6 +34,9 @@ import org.apache.pekko.actor.typed.ActorSystem;
 public final class LaunchedSession extends DistributedSession {
   /** How many of the launcher's own lines a failure message quotes. */
   private static final int QUOTED_LINES = 5;
+
+  /** How long closing waits for an ended launcher's last lines. */
+  private static final Duration DRAIN_LIMIT = Duration.ofSeconds(2);
 
   /**
    * What to launch and how.
@@ -62,6 +68,7 @@ public final class LaunchedSession extends DistributedSession {
   private final ArrayDeque<String> launcherLines = new ArrayDeque<>();
   private final CompletableFuture<JobLauncher.SlurmJob> slurmJob = new CompletableFuture<>();
   private Process ranks;
+  private volatile boolean ending;
   private Process agents;
 
   private LaunchedSession(Spec spec, PrintStream err) {
@@ -157,7 +164,7 @@ public final class LaunchedSession extends DistributedSession {
   }
 
   private void onRanksLine(String line) {
-    if (closing()) {
+    if (ending) {
       return; // The launcher's complaints about the ranks sdm is ending.
     }
     Optional<JobLauncher.Tagged> tagged = spec.launcher().untag(line);
@@ -198,10 +205,25 @@ public final class LaunchedSession extends DistributedSession {
     return missing;
   }
 
-  /** The ranks' output still waiting to merge goes out before the master ends. */
+  /**
+   * The ranks' last output goes out while the front-end still hears it: all that a launcher that
+   * has ended printed (the job is over; its last lines may still be in the pipe), and what waits to
+   * merge. From then on, what the launcher says is about sdm ending it.
+   */
   @Override
   void beforeMasterEnds(MasterClient master) {
+    drainIfEnded(ranks, DRAIN_LIMIT);
+    ending = true;
     output.close();
+    if (master.treeReady().isDone()) {
+      try {
+        master.delivered().get(DRAIN_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        // Not delivered in time: the session ends without those lines.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   @Override

@@ -29,10 +29,12 @@ final class MasterClient {
   private final AtomicLong calls = new AtomicLong();
   private final CompletableFuture<RankSet> treeReady = new CompletableFuture<>();
   private volatile Consumer<RankReply> events = e -> {};
+  private final ActorRef<SessionEvent> subscriber;
+  private volatile CompletableFuture<Void> fence = CompletableFuture.completedFuture(null);
 
   MasterClient(ActorSystem<Session.Command> system) {
     this.system = system;
-    ActorRef<SessionEvent> subscriber = system.systemActorOf(subscriber(), "events", Props.empty());
+    this.subscriber = system.systemActorOf(subscriber(), "events", Props.empty());
     system.tell(new Session.Subscribe(subscriber));
   }
 
@@ -58,6 +60,7 @@ final class MasterClient {
             SessionEvent.TreeReady.class,
             r -> {
               treeReady.complete(r.missing());
+              fence.complete(null);
               return Behaviors.same();
             })
         .onAnyMessage(m -> Behaviors.same())
@@ -109,6 +112,19 @@ final class MasterClient {
    */
   void publish(RankReply event) {
     system.tell(new Session.Publish(event.ranks(), event.body()));
+  }
+
+  /**
+   * Completes once every event the session sent before now (what was published, too) has reached
+   * the listener. Works once the tree is ready: the session then answers a subscription with {@code
+   * TreeReady}, which travels behind those events.
+   */
+  CompletableFuture<Void> delivered() {
+    CompletableFuture<Void> f = new CompletableFuture<>();
+    fence = f;
+    system.tell(new Session.Subscribe(subscriber));
+    system.tell(new Session.Unsubscribe(subscriber));
+    return f;
   }
 
   private void deliver(RankReply event) {
