@@ -164,7 +164,7 @@ public final class LaunchedSession extends DistributedSession {
   }
 
   private void onRanksLine(String line) {
-    if (ending) {
+    if (ending || (closing() && master().isEmpty())) {
       return; // The launcher's complaints about the ranks sdm is ending.
     }
     Optional<JobLauncher.Tagged> tagged = spec.launcher().untag(line);
