@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -158,12 +159,12 @@ public final class AgentCommand implements Callable<Integer> {
                 masterAddress,
                 secrets.secret(),
                 FabricConfig.defaults(),
-                agent -> ranks.start(agent, cache)),
+                agent -> ranks.start().accept(agent, cache)),
             ClusterSettings.SYSTEM,
             settings);
     // The agent lives as long as its cluster membership: it ends when the master does.
     system.getWhenTerminated().toCompletableFuture().get();
-    ranks.stop();
+    ranks.stop().run();
     // Each ends its program, or detaches from one it attached to running.
     gdbs.parallelStream().forEach(GdbDebugger::close);
     if (mode.spool != null) {
@@ -173,53 +174,24 @@ public final class AgentCommand implements Callable<Integer> {
   }
 
   /** Where this agent's ranks come from, as its mode says. */
-  private interface RankSource {
-    void start(ActorRef<NodeAgent.Message> agent, ReplyCache cache);
-
-    void stop();
-  }
+  private record RankSource(
+      BiConsumer<ActorRef<NodeAgent.Message>, ReplyCache> start, Runnable stop) {}
 
   private RankSource rankSource() throws IOException {
     if (mode.simulated != null) {
       RankSet mine = RankSet.parse(mode.simulated);
-      return new RankSource() {
-        @Override
-        public void start(ActorRef<NodeAgent.Message> agent, ReplyCache cache) {
-          serveSimulated(mine, cache, agent);
-        }
-
-        @Override
-        public void stop() {}
-      };
+      return new RankSource((agent, cache) -> serveSimulated(mine, cache, agent), () -> {});
     }
     if (mode.spool != null) {
       SpoolAttacher attacher = attacher();
-      return new RankSource() {
-        @Override
-        public void start(ActorRef<NodeAgent.Message> agent, ReplyCache cache) {
-          attacher.start(listener(agent, cache));
-        }
-
-        @Override
-        public void stop() {
-          attacher.stop();
-        }
-      };
+      return new RankSource(
+          (agent, cache) -> attacher.start(listener(agent, cache)), attacher::stop);
     }
     List<PidAttacher.Target> targets =
         mode.attach != null ? targets(mode.attach) : slurmTargets(SlurmStep.parse(mode.slurmStep));
     PidAttacher running = new PidAttacher(GdbOptions.defaults());
-    return new RankSource() {
-      @Override
-      public void start(ActorRef<NodeAgent.Message> agent, ReplyCache cache) {
-        running.start(targets, listener(agent, cache));
-      }
-
-      @Override
-      public void stop() {
-        running.stop();
-      }
-    };
+    return new RankSource(
+        (agent, cache) -> running.start(targets, listener(agent, cache)), running::stop);
   }
 
   /**
