@@ -73,7 +73,7 @@ public final class AgentsRunner {
 
   private static final Duration WARM_UP = Duration.ofSeconds(2);
   private static final List<ClusterSettings.Transport> TRANSPORTS =
-      List.of(ClusterSettings.Transport.TCP, ClusterSettings.Transport.AERON_UDP);
+      List.of(ClusterSettings.Transport.INSECURE_TCP, ClusterSettings.Transport.AERON_UDP);
 
   /** Set when a session's master did not stop: the runs after it would be meaningless. */
   private static volatile boolean masterStuck;
@@ -90,7 +90,7 @@ public final class AgentsRunner {
     }
 
     String label() {
-      return "J" + agents + "-R" + ranksPerAgent + "-" + transport.artery();
+      return "J" + agents + "-R" + ranksPerAgent + "-" + transport.option();
     }
   }
 
@@ -129,7 +129,7 @@ public final class AgentsRunner {
               + " idle_cpu_pct=%.0f",
           agents(),
           ranksPerAgent(),
-          transport().artery(),
+          transport().option(),
           ranks(),
           BinomialTree.depth(ranks() + 1),
           crossJvmLinks(agents(), ranksPerAgent()),
@@ -172,7 +172,7 @@ public final class AgentsRunner {
                 "agents=%d ranks_per_agent=%d transport=%s FAILED: %s%n",
                 agents,
                 ranksPerAgent,
-                transport.artery(),
+                transport.option(),
                 e);
             e.printStackTrace();
           }
@@ -204,7 +204,7 @@ public final class AgentsRunner {
         ActorSystem.create(
             Session.distributed(shape.ranks(), FabricConfig.defaults(), WIRE_UP, secret),
             ClusterSettings.SYSTEM,
-            ClusterSettings.at("127.0.0.1", 0, shape.transport()));
+            ClusterSettings.at("127.0.0.1", 0, shape.transport(), secret));
     List<Process> started = new ArrayList<>();
     Result result;
     try {
@@ -397,7 +397,7 @@ public final class AgentsRunner {
             "--size",
             Integer.toString(size),
             "--transport",
-            transport.artery());
+            transport.option());
     builder.environment().put(SessionSecret.ENV, secret.hex());
     Process p =
         builder
@@ -471,7 +471,7 @@ public final class AgentsRunner {
             + " | aeron | stacks p50 ms tcp | aeron | stacks p99 ms tcp | aeron |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
     for (List<Integer> key : keys(results)) {
-      Result tcp = find(results, key, ClusterSettings.Transport.TCP);
+      Result tcp = find(results, key, ClusterSettings.Transport.INSECURE_TCP);
       Result aeron = find(results, key, ClusterSettings.Transport.AERON_UDP);
       System.out.printf(
           Locale.ROOT,
@@ -494,7 +494,7 @@ public final class AgentsRunner {
             + " | agent RSS MB tcp | aeron | CPU ms/command tcp | aeron | idle CPU % tcp | aeron |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (List<Integer> key : keys(results)) {
-      Result tcp = find(results, key, ClusterSettings.Transport.TCP);
+      Result tcp = find(results, key, ClusterSettings.Transport.INSECURE_TCP);
       Result aeron = find(results, key, ClusterSettings.Transport.AERON_UDP);
       System.out.printf(
           Locale.ROOT,

@@ -96,7 +96,7 @@ public final class TransportRunner {
             ClusterSettings.SYSTEM,
             keystore != null
                 ? ClusterSettings.at("127.0.0.1", 0, keystore)
-                : ClusterSettings.at("127.0.0.1", 0, transport));
+                : ClusterSettings.at("127.0.0.1", 0, transport, secret));
     Process agent = null;
     try {
       Cluster cluster = Cluster.get(master);
@@ -121,7 +121,7 @@ public final class TransportRunner {
               "--size",
               Integer.toString(size),
               "--transport",
-              transport.artery());
+              transport.option());
       builder.environment().put(SessionSecret.ENV, secret.hex());
       if (keystore != null) {
         builder.environment().put(SessionKeystore.ENV, keystore.base64());
@@ -154,7 +154,7 @@ public final class TransportRunner {
           Locale.ROOT,
           "transport=%s ranks=%d rep=%d keystore_ms=%.0f agent_ready_ms=%.0f rtt_p50_ms=%.3f"
               + " rtt_p99_ms=%.3f%n",
-          transport.artery(),
+          transport.option(),
           size,
           rep,
           keystoreMs,

@@ -85,7 +85,7 @@ final class AttachCommand implements Callable<Integer> {
               slurm == null ? Optional.of(AttachTargets.parse(targets)) : Optional.empty(),
               slurm == null ? Optional.empty() : Optional.of(SlurmStep.parse(slurm)),
               List.of(rsh.strip().split("\\s+")),
-              distributed.artery(),
+              distributed.transport(err),
               distributed.address,
               distributed.wireUp(),
               config);

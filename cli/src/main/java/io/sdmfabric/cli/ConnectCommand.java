@@ -66,7 +66,7 @@ final class ConnectCommand implements Callable<Integer> {
               command,
               line,
               line.job(
-                  distributed.artery(),
+                  distributed.transport(err),
                   distributed.address,
                   distributed.wireUp(),
                   FabricConfig.defaults()),

@@ -1,6 +1,7 @@
 package io.sdmfabric.cli;
 
 import io.sdmfabric.runtime.ClusterSettings;
+import java.io.PrintStream;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -14,9 +15,11 @@ final class DistributedOptions {
       names = "--transport",
       paramLabel = "NAME",
       description =
-          "between the JVMs of a launched or attached job: tcp, aeron-udp or tls-tcp"
+          "between the JVMs of a launched or attached job: tls-tcp (encrypted, authenticated),"
+              + " aeron-udp (messages sealed; cluster traffic in clear) or insecure-tcp (for a"
+              + " trusted test network only: anyone who reaches it runs commands as you)"
               + " (default: ${DEFAULT-VALUE})")
-  String transport = "tcp";
+  String transport = "tls-tcp";
 
   @Option(
       names = "--address",
@@ -33,12 +36,24 @@ final class DistributedOptions {
   int wireUpSeconds = 120;
 
   /**
-   * The transport.
+   * The transport; what a transport other than the default leaves exposed is said on {@code err}.
    *
    * @throws IllegalArgumentException for an unknown one
    */
-  ClusterSettings.Transport artery() {
-    return ClusterSettings.Transport.named(transport);
+  ClusterSettings.Transport transport(PrintStream err) {
+    ClusterSettings.Transport t = ClusterSettings.Transport.named(transport);
+    if (t == ClusterSettings.Transport.INSECURE_TCP) {
+      err.println(
+          "sdm: WARNING: insecure-tcp: the job's JVMs talk in clear and without authentication;"
+              + " anyone who reaches their ports can read the session and run commands as you on"
+              + " every rank");
+    } else if (t == ClusterSettings.Transport.AERON_UDP) {
+      err.println(
+          "sdm: aeron-udp: sdm's own messages are sealed, but the cluster's membership traffic"
+              + " is not: an outsider on the network can disturb the session, though not read it"
+              + " or run commands");
+    }
+    return t;
   }
 
   /**

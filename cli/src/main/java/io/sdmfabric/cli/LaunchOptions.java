@@ -56,7 +56,7 @@ final class LaunchOptions {
             size,
             program,
             args,
-            distributed.artery(),
+            distributed.transport(err),
             distributed.address,
             wireUp,
             config),

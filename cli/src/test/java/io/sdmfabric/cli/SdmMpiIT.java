@@ -89,7 +89,7 @@ class SdmMpiIT {
   @ValueSource(strings = {"mpirun", "srun"})
   void theRankThatCrashesBeforeItsSendStopsWhereItCrashed(String launcher) throws Exception {
     Sdm.Result r =
-        debug(launcher, "tcp", "mpi_crash", "run\n[3] wait 30\n[3] bt\n[0-2] procs\nquit\n");
+        debug(launcher, "tls-tcp", "mpi_crash", "run\n[3] wait 30\n[3] bt\n[0-2] procs\nquit\n");
     contains(r, "[3] stopped: signal SIGSEGV in send_halo at mpi_crash.c:13");
     contains(r, "send_halo at mpi_crash.c:13  [3]");
     contains(r, "running");
@@ -102,7 +102,7 @@ class SdmMpiIT {
     Sdm.Result r =
         debug(
             launcher,
-            "tcp",
+            "tls-tcp",
             "mpi_reduce",
             "break combine\nrun\nwait 30\n[2] gdb shell kill -9 $PPID\nprint mine\nquit\n");
     contains(r, "[2] error: gdb exited unexpectedly");
@@ -112,7 +112,7 @@ class SdmMpiIT {
   }
 
   @ParameterizedTest
-  @CsvSource({"mpirun, tcp", "srun, tcp", "mpirun, aeron-udp", "srun, tls-tcp"})
+  @CsvSource({"mpirun, tls-tcp", "srun, tls-tcp", "mpirun, aeron-udp", "srun, insecure-tcp"})
   void theRankWithTheWrongContributionStandsOut(String launcher, String transport)
       throws Exception {
     Sdm.Result r =

@@ -8,6 +8,8 @@ import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.server.UnavailableRank;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,6 +21,7 @@ import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -27,14 +30,16 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * Wires a tree whose servers live in agent JVMs, and repairs it when servers die. Agents register
- * their ranks' server actors; when every expected rank has registered (by default every rank of the
- * job; a session attached to some ranks of a running job expects those), or at the wire-up timeout
- * with the ranks present, it gives each server its routing slice ({@link ServerNode.Attach}: its
- * parent and its children) and tells the session the tree is ready. An expected rank that never
- * registered is served by a stand-in in the master that answers every command with an error naming
- * it, so that its subtree still routes; a rank the session does not expect has a stand-in from the
- * start that answers {@value #NOT_ATTACHED}.
+ * Wires a tree whose servers live in agent JVMs, and repairs it when servers die. An agent knocks
+ * ({@link Knock}) and gets a fresh challenge, then registers its ranks' server actors, each
+ * registration proving the session secret against that challenge ({@link #proof}); when every
+ * expected rank has registered (by default every rank of the job; a session attached to some ranks
+ * of a running job expects those), or at the wire-up timeout with the ranks present, it gives each
+ * server its routing slice ({@link ServerNode.Attach}: its parent and its children) and tells the
+ * session the tree is ready. An expected rank that never registered is served by a stand-in in the
+ * master that answers every command with an error naming it, so that its subtree still routes; a
+ * rank the session does not expect has a stand-in from the start that answers {@value
+ * #NOT_ATTACHED}.
  *
  * <p>It watches every registered server. When servers stop (an agent JVM killed: all of its servers
  * at once), each gets a stand-in in the master answering {@link Protos#rankLost()}, in the same
@@ -47,17 +52,51 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
   /** Everything the rendezvous accepts. */
-  public sealed interface Command permits Register, WireUpTimeout, NodeStopped, Repair {}
+  public sealed interface Command permits Knock, Register, WireUpTimeout, NodeStopped, Repair {}
+
+  /** An agent asks for a fresh {@link Challenge}, to be sent to {@code replyTo}. */
+  public record Knock(String agent, ActorRef<Challenge> replyTo) implements Command {
+    public Knock {
+      Objects.requireNonNull(agent, "agent");
+      Objects.requireNonNull(replyTo, "replyTo");
+    }
+  }
+
+  /**
+   * The rendezvous's challenge to one agent: random bytes, new for each {@link Knock}, that the
+   * agent's registrations must prove the secret with.
+   */
+  public record Challenge(byte[] nonce) {
+    public Challenge {
+      nonce = nonce.clone();
+    }
+
+    @Override
+    public byte[] nonce() {
+      return nonce.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Challenge c && java.util.Arrays.equals(nonce, c.nonce);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Arrays.hashCode(nonce);
+    }
+  }
 
   /**
    * An agent's ranks and the server actor of each.
    *
    * @param agent the agent's name (its cluster address)
-   * @param proof {@link SessionSecret#proof} of the agent's name: only agents that know the
-   *     session's secret are wired in
+   * @param counter 1 for the agent's first registration under its challenge, then 2, ...
+   * @param proof {@link #proof} of this registration under the agent's challenge: only agents that
+   *     know the session's secret are wired in, and no registration can be used twice
    */
   public record Register(
-      String agent, Map<Integer, ActorRef<ServerNode.Command>> nodes, byte[] proof)
+      String agent, Map<Integer, ActorRef<ServerNode.Command>> nodes, long counter, byte[] proof)
       implements Command {
     public Register {
       Objects.requireNonNull(agent, "agent");
@@ -75,12 +114,23 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
       return o instanceof Register r
           && agent.equals(r.agent)
           && nodes.equals(r.nodes)
+          && counter == r.counter
           && java.util.Arrays.equals(proof, r.proof);
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(agent, nodes, java.util.Arrays.hashCode(proof));
+      return Objects.hash(agent, nodes, counter, java.util.Arrays.hashCode(proof));
+    }
+  }
+
+  /** What the rendezvous gave an agent to prove with, and how far its registrations counted. */
+  private static final class Issued {
+    final byte[] nonce;
+    long counter;
+
+    Issued(byte[] nonce) {
+      this.nonce = nonce;
     }
   }
 
@@ -110,6 +160,14 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
    */
   public static final String NOT_ATTACHED = Protos.NOT_ATTACHED;
 
+  /** The length of a challenge. */
+  public static final int NONCE_BYTES = 32;
+
+  /** How many agents may hold a challenge at once; more knocks are refused. */
+  private static final int MAX_CHALLENGES = 1 << 16;
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
   private final int size;
   private final RankSet expected;
   private final FabricConfig config;
@@ -118,6 +176,8 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   private final Consumer<Ready> ready;
   private final SessionSecret secret;
   private final ActorRef<ServerNode.Command>[] nodes;
+  private final Map<String, Issued> challenges = new java.util.HashMap<>();
+  private final ActorRefResolver resolver;
   private final Set<ActorRef<ServerNode.Command>> stopped = new HashSet<>();
   private RankSet lost = RankSet.empty();
   private int registered;
@@ -142,6 +202,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     this.rootParent = rootParent;
     this.ready = ready;
     this.nodes = new ActorRef[size + 1];
+    this.resolver = ActorRefResolver.get(context.getSystem());
   }
 
   /**
@@ -178,6 +239,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
+        .onMessage(Knock.class, this::onKnock)
         .onMessage(Register.class, this::onRegister)
         .onMessage(WireUpTimeout.class, this::onTimeout)
         .onMessage(NodeStopped.class, this::onNodeStopped)
@@ -185,13 +247,37 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
         .build();
   }
 
-  private Behavior<Command> onRegister(Register r) {
-    if (!secret.verifies(r.agent(), r.proof())) {
+  private Behavior<Command> onKnock(Knock k) {
+    if (challenges.size() >= MAX_CHALLENGES && !challenges.containsKey(k.agent())) {
       getContext()
           .getLog()
-          .warn("agent {} refused: it does not know the session secret", r.agent());
+          .warn("agent {} refused: {} agents knocked already", k.agent(), MAX_CHALLENGES);
       return this;
     }
+    byte[] nonce = new byte[NONCE_BYTES];
+    RANDOM.nextBytes(nonce);
+    challenges.put(k.agent(), new Issued(nonce));
+    k.replyTo().tell(new Challenge(nonce));
+    return this;
+  }
+
+  private Behavior<Command> onRegister(Register r) {
+    Issued issued = challenges.get(r.agent());
+    Map<Integer, String> refs = new java.util.TreeMap<>();
+    r.nodes().forEach((rank, ref) -> refs.put(rank, resolver.toSerializationFormat(ref)));
+    if (issued == null
+        || r.counter() <= issued.counter
+        || !java.security.MessageDigest.isEqual(
+            proof(secret, issued.nonce, r.agent(), r.counter(), refs), r.proof())) {
+      getContext()
+          .getLog()
+          .warn(
+              "agent {} refused: its registration does not prove the session secret against its"
+                  + " challenge (a stranger, or a replay)",
+              r.agent());
+      return this;
+    }
+    issued.counter = r.counter();
     if (wired) {
       getContext()
           .getLog()
@@ -311,6 +397,32 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     }
     rootParent.tell(new ServerNode.RanksLost(newlyLost));
     return this;
+  }
+
+  /**
+   * The proof of a registration: HMAC-SHA256 under the session secret of {@code
+   * "sdm-agent-register/1" 0x00 NONCE AGENT 0x00 COUNTER (8 bytes) (RANK (4 bytes) REF 0x00)...},
+   * the ranks in ascending order, each with its server actor's serialized reference. It binds the
+   * registration to the rendezvous's challenge, the agent, its place in the agent's count, and the
+   * servers, so none can be reused, replayed or changed.
+   */
+  public static byte[] proof(
+      SessionSecret secret, byte[] nonce, String agent, long counter, Map<Integer, String> refs) {
+    java.io.ByteArrayOutputStream m = new java.io.ByteArrayOutputStream();
+    m.writeBytes("sdm-agent-register/1".getBytes(StandardCharsets.UTF_8));
+    m.write(0);
+    m.writeBytes(nonce);
+    m.writeBytes(agent.getBytes(StandardCharsets.UTF_8));
+    m.write(0);
+    m.writeBytes(java.nio.ByteBuffer.allocate(8).putLong(counter).array());
+    new java.util.TreeMap<>(refs)
+        .forEach(
+            (rank, ref) -> {
+              m.writeBytes(java.nio.ByteBuffer.allocate(4).putInt(rank).array());
+              m.writeBytes(ref.getBytes(StandardCharsets.UTF_8));
+              m.write(0);
+            });
+    return secret.mac(m.toByteArray());
   }
 
   /** A server in the master for a rank that has none: {@code backend} answers every command. */

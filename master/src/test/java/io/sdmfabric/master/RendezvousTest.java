@@ -26,6 +26,7 @@ import java.util.function.Consumer;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.junit.jupiter.api.AfterAll;
@@ -122,7 +123,65 @@ class RendezvousTest {
           nodes.put(rank, node);
           servers.put(rank, node);
         });
-    rendezvous.tell(new Rendezvous.Register(name, nodes, secret.proof(name)));
+    rendezvous.tell(register(name, nodes, challenge(rendezvous, name), 1, secret));
+  }
+
+  /** Knocks as agent {@code name}; the challenge's nonce. */
+  private static byte[] challenge(ActorRef<Rendezvous.Command> rendezvous, String name) {
+    TestProbe<Rendezvous.Challenge> door = testKit.createTestProbe();
+    rendezvous.tell(new Rendezvous.Knock(name, door.ref()));
+    return door.expectMessageClass(Rendezvous.Challenge.class, WAIT).nonce();
+  }
+
+  private static Rendezvous.Register register(
+      String name,
+      Map<Integer, ActorRef<ServerNode.Command>> nodes,
+      byte[] nonce,
+      long counter,
+      SessionSecret key) {
+    Map<Integer, String> refs = new HashMap<>();
+    ActorRefResolver resolver = ActorRefResolver.get(testKit.system());
+    nodes.forEach((rank, ref) -> refs.put(rank, resolver.toSerializationFormat(ref)));
+    return new Rendezvous.Register(
+        name, nodes, counter, Rendezvous.proof(key, nonce, name, counter, refs));
+  }
+
+  @Test
+  void aRegistrationIsRefusedUnlessItProvesTheSecretAgainstTheAgentsLatestChallengeOnce() {
+    int n = ++sessions;
+    ActorRef<Rendezvous.Command> rendezvous =
+        startSession(
+            Session.distributed(4, FabricConfig.defaults(), Duration.ofSeconds(3), secret), n);
+    Map<Integer, ActorRef<ServerNode.Command>> nodes = new HashMap<>();
+    for (int rank = 0; rank < 4; rank++) {
+      nodes.put(
+          rank,
+          testKit.spawn(
+              ServerNode.detached(
+                  FabricConfig.defaults(),
+                  rank + 1,
+                  new Rank(rank, CompletableFuture.completedFuture(null))),
+              "refused-" + n + "-rank-" + rank));
+    }
+    String name = "agent-" + n;
+    byte[] old = challenge(rendezvous, name);
+    byte[] latest = challenge(rendezvous, name);
+    // Rank 0 against an old challenge (a registration recorded and replayed later), rank 1 with
+    // another session's secret, rank 2 with no challenge at all (zeros), rank 3 as it should.
+    rendezvous.tell(register(name, Map.of(0, nodes.get(0)), old, 1, secret));
+    rendezvous.tell(register(name, Map.of(1, nodes.get(1)), latest, 1, SessionSecret.random()));
+    rendezvous.tell(register("never-knocked", Map.of(2, nodes.get(2)), new byte[32], 1, secret));
+    Rendezvous.Register good = register(name, Map.of(3, nodes.get(3)), latest, 1, secret);
+    rendezvous.tell(good);
+    // The same registration again, for rank 0 this time: its proof names rank 3, so it fails.
+    rendezvous.tell(
+        new Rendezvous.Register(name, Map.of(0, nodes.get(0)), good.counter(), good.proof()));
+    // And a counter used before, properly proved: refused too.
+    rendezvous.tell(register(name, Map.of(0, nodes.get(0)), latest, 1, secret));
+
+    assertEquals(
+        RankSet.range(0, 3),
+        events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
   }
 
   private void killAgentB() {

@@ -90,12 +90,9 @@ class DistributedSessionTest {
     }
   }
 
+  /** An agent of the session over the default transport, tls-tcp. */
   private Process agent(int port, String ranks, int size) throws Exception {
-    return agent(port, ranks, size, secret);
-  }
-
-  private Process agent(int port, String ranks, int size, SessionSecret key) throws Exception {
-    return agent(port, ranks, size, key, ClusterSettings.Transport.TCP);
+    return agent(port, ranks, size, secret, ClusterSettings.Transport.TLS_TCP);
   }
 
   private Process agent(
@@ -137,7 +134,7 @@ class DistributedSessionTest {
             "--size",
             Integer.toString(size),
             "--transport",
-            transport.artery());
+            transport.option());
     builder.environment().put(SessionSecret.ENV, key.hex());
     if (!keystoreBase64.isEmpty()) {
       builder.environment().put(SessionKeystore.ENV, keystoreBase64);
@@ -171,7 +168,7 @@ class DistributedSessionTest {
   /** Starts the master of a distributed session; returns its cluster port. */
   private int startMaster(int size, Duration wireUp, TestProbe<SessionEvent>[] events)
       throws java.io.IOException {
-    return startMaster(size, wireUp, events, ClusterSettings.Transport.TCP);
+    return startMaster(size, wireUp, events, ClusterSettings.Transport.TLS_TCP);
   }
 
   private int startMaster(
@@ -186,7 +183,7 @@ class DistributedSessionTest {
             ClusterSettings.SYSTEM,
             transport == ClusterSettings.Transport.TLS_TCP
                 ? ClusterSettings.at("127.0.0.1", 0, keystore())
-                : ClusterSettings.at("127.0.0.1", 0, transport));
+                : ClusterSettings.at("127.0.0.1", 0, transport, secret));
     testKit = ActorTestKit.create(master);
     Cluster cluster = Cluster.get(master);
     cluster.manager().tell(Join.create(cluster.selfMember().address()));
@@ -208,10 +205,13 @@ class DistributedSessionTest {
     @SuppressWarnings("unchecked")
     TestProbe<SessionEvent>[] probe = new TestProbe[1];
     // Two agent JVMs starting at once take 8-10 s to join on 2 cores (FACTS.md): 25 s leaves room.
-    int port = startMaster(size, Duration.ofSeconds(25), probe);
+    // Plain tcp, so that the stranger reaches the rendezvous: over tls-tcp it could not even open
+    // the session's keystore, and over aeron-udp its messages would not open.
+    ClusterSettings.Transport plain = ClusterSettings.Transport.INSECURE_TCP;
+    int port = startMaster(size, Duration.ofSeconds(25), probe, plain);
     // An agent that does not know the secret is refused: its ranks stay missing.
-    agent(port, "4-7", size, SessionSecret.random());
-    agent(port, "0-3", size);
+    agent(port, "4-7", size, SessionSecret.random(), plain);
+    agent(port, "0-3", size, secret, plain);
     assertEquals(
         RankSet.range(4, 8),
         probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());

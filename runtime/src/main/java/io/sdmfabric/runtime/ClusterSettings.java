@@ -3,12 +3,15 @@ package io.sdmfabric.runtime;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigUtil;
+import io.sdmfabric.server.SealingSerializer;
+import io.sdmfabric.wire.MessageSeal;
+import io.sdmfabric.wire.SessionSecret;
 
 /**
- * The Pekko settings of a distributed session's JVMs: Artery over TCP (plain or TLS) or Aeron UDP
- * on a loopback or given host, cluster membership with the split-brain resolver (the oldest node,
- * the master, stays), and failure detection quick enough that a dead agent's ranks are reported
- * lost in seconds.
+ * The Pekko settings of a distributed session's JVMs: Artery over TLS (the default), Aeron UDP with
+ * sealed messages, or plain TCP for trusted test networks, on a loopback or given host, cluster
+ * membership with the split-brain resolver (the oldest node, the master, stays), and failure
+ * detection quick enough that a dead agent's ranks are reported lost in seconds.
  */
 public final class ClusterSettings {
   /** The actor system name every JVM of a session uses. */
@@ -16,27 +19,43 @@ public final class ClusterSettings {
 
   private ClusterSettings() {}
 
-  /** Artery's transports. */
+  /** How the JVMs of a session talk: each is one of Artery's transports, secured or not. */
   public enum Transport {
-    /** TCP: the default, and the fastest one-at-a-time round trip here (FACTS.md: 0.5 ms). */
-    TCP("tcp"),
     /**
-     * Aeron over UDP. Aeron's threads spin while idle; at the lowest idle CPU level they back off
-     * soonest, which a small machine whose cores also run gdbs needs (FACTS.md: 4.3 ms p50 at level
-     * 1, 6.7 ms at the default 5). Needs {@code --add-opens java.base/sun.nio.ch}.
+     * TCP inside TLS 1.3 with mutual authentication, the session's own key pair the only trusted
+     * certificate: outsiders can neither join the cluster nor read, send or alter a message. The
+     * default. Needs the session's {@link SessionKeystore}: {@link #at(String, int,
+     * SessionKeystore)}.
      */
-    AERON_UDP("aeron-udp"),
+    TLS_TCP("tls-tcp", "tls-tcp"),
     /**
-     * TCP inside TLS (1.3, mutual authentication) with the session's own key pair as the only
-     * trusted certificate: outsiders can neither read the tree's traffic nor join the cluster.
-     * Needs the session's {@link SessionKeystore}: {@link #at(String, int, SessionKeystore)}.
+     * Aeron over UDP, which cannot carry TLS: the session's own messages are sealed instead (see
+     * {@code SealingSerializer}: encrypted, authenticated, replays refused), while Pekko's own
+     * cluster traffic travels in clear, so an outsider can disturb the cluster (a denial of
+     * service) but not run a command or read a reply. Aeron's threads spin while idle; at the
+     * lowest idle CPU level they back off soonest, which a small machine whose cores also run gdbs
+     * needs (FACTS.md: 4.3 ms p50 at level 1, 6.7 ms at the default 5). Needs {@code --add-opens
+     * java.base/sun.nio.ch}.
      */
-    TLS_TCP("tls-tcp");
+    AERON_UDP("aeron-udp", "aeron-udp"),
+    /**
+     * Plain TCP: nothing is encrypted or authenticated, so anyone who reaches a port of the session
+     * can run commands as its user on every rank. Only for a test network where every host and user
+     * is trusted, and named so that nobody chooses it by accident.
+     */
+    INSECURE_TCP("insecure-tcp", "tcp");
 
+    private final String option;
     private final String artery;
 
-    Transport(String artery) {
+    Transport(String option, String artery) {
+      this.option = option;
       this.artery = artery;
+    }
+
+    /** The name users give it, e.g. {@code aeron-udp}. */
+    public String option() {
+      return option;
     }
 
     /** The name Artery's configuration uses. */
@@ -44,19 +63,34 @@ public final class ClusterSettings {
       return artery;
     }
 
-    /** The transport Artery calls {@code name}, e.g. {@code aeron-udp}. */
+    /** Whether outsiders on the network can run commands and read the session's traffic. */
+    public boolean insecure() {
+      return this == INSECURE_TCP;
+    }
+
+    /**
+     * The transport users call {@code name}.
+     *
+     * @throws IllegalArgumentException for another name; plain {@code tcp} says why it is not one
+     */
     public static Transport named(String name) {
       for (Transport t : values()) {
-        if (t.artery.equals(name)) {
+        if (t.option.equals(name)) {
           return t;
         }
+      }
+      if (name.equals("tcp")) {
+        throw new IllegalArgumentException(
+            "plain tcp is neither encrypted nor authenticated: anyone who reaches the session's"
+                + " ports could run commands as you. The default, tls-tcp, is both; on a test"
+                + " network where every host and user is trusted, say insecure-tcp");
       }
       throw new IllegalArgumentException(
           "unknown transport "
               + name
               + ": use one of "
               + java.util.Arrays.stream(values())
-                  .map(Transport::artery)
+                  .map(Transport::option)
                   .collect(java.util.stream.Collectors.joining(", ")));
     }
   }
@@ -73,11 +107,6 @@ public final class ClusterSettings {
     }
   }
 
-  /** Settings for a JVM listening on {@code host:port} (port 0: any free port) over TCP. */
-  public static Config at(String host, int port) {
-    return at(host, port, Transport.TCP);
-  }
-
   /**
    * The directory of a JVM's embedded Aeron media driver. Aeron deletes it when the JVM ends
    * normally; one killed with SIGKILL leaves it behind in /dev/shm, named for the process.
@@ -87,16 +116,26 @@ public final class ClusterSettings {
   }
 
   /**
-   * Settings for a JVM listening on {@code host:port} over {@code transport}.
+   * Settings for a JVM of the session of {@code secret} listening on {@code host:port} (port 0: any
+   * free port) over {@code transport}: over aeron-udp the session's messages are sealed with a key
+   * derived from the secret.
    *
    * @throws IllegalArgumentException for {@link Transport#TLS_TCP}, which needs the session's
    *     keystore: {@link #at(String, int, SessionKeystore)}
    */
-  public static Config at(String host, int port, Transport transport) {
+  public static Config at(String host, int port, Transport transport, SessionSecret secret) {
     if (transport == Transport.TLS_TCP) {
       throw new IllegalArgumentException("tls-tcp needs the session's keystore");
     }
-    return settings(host, port, transport);
+    Config settings = settings(host, port, transport);
+    if (transport == Transport.AERON_UDP) {
+      return ConfigFactory.parseString(
+              SealingSerializer.KEY_SETTING
+                  + " = "
+                  + ConfigUtil.quoteString(MessageSeal.sessionKey(secret)))
+          .withFallback(settings);
+    }
+    return settings;
   }
 
   /**

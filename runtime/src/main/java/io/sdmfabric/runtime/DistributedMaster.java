@@ -69,7 +69,7 @@ public final class DistributedMaster {
       settings = ClusterSettings.at(spec.address(), 0, keystore);
     } else {
       keystore = null;
-      settings = ClusterSettings.at(spec.address(), 0, spec.transport());
+      settings = ClusterSettings.at(spec.address(), 0, spec.transport(), secret);
     }
     if (spec.ownShutdown()) {
       // Neither coordinated shutdown nor Artery may go down on their own at SIGTERM: the
@@ -136,7 +136,7 @@ public final class DistributedMaster {
             "--size",
             Integer.toString(spec.size()),
             "--transport",
-            spec.transport().artery(),
+            spec.transport().option(),
             "--wire-up",
             Long.toString(spec.wireUp().toSeconds())));
     c.addAll(mode);

@@ -1,9 +1,10 @@
 package io.sdmfabric.runtime;
 
 import io.sdmfabric.wire.SessionSecret;
+import io.sdmfabric.wire.TlsIdentity;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -13,8 +14,6 @@ import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The TLS identity of one distributed session: a PKCS12 keystore holding one freshly generated,
@@ -22,25 +21,21 @@ import java.util.concurrent.TimeUnit;
  * trust store (Artery's {@code tls-tcp}, see {@link ClusterSettings#at(String, int,
  * SessionKeystore)}). So the session's JVMs, and only they, accept each other's connections.
  *
- * <p>The master generates it with the JDK's {@code keytool}; agents, which may run on nodes without
- * a shared file system, get its bytes in base64 in {@value #ENV} and write their own copy. Either
- * way the file lives in a new directory of mode 0700 under {@code java.io.tmpdir}, has mode 0600,
- * and is deleted by {@link #close} or when the JVM ends normally (a JVM killed by SIGKILL leaves it
+ * <p>The master makes it ({@link TlsIdentity}); agents, which may run on nodes without a shared
+ * file system, get its bytes in base64 in {@value #ENV} and write their own copy. Either way the
+ * file lives in a new directory of mode 0700 under {@code java.io.tmpdir}, has mode 0600, and is
+ * deleted by {@link #close} or when the JVM ends normally (a JVM killed by SIGKILL leaves it
  * behind, readable by its owner only). Its password is {@link SessionSecret#keystorePassword}: it
- * never appears on a command line, not even keytool's.
+ * never appears on a command line.
  */
 public final class SessionKeystore implements AutoCloseable {
   /** The environment variable that carries the keystore, in base64, to agents. */
   public static final String ENV = "SDM_KEYSTORE";
 
   /** The alias of the session's key pair. */
-  static final String ALIAS = "session";
-
-  /** The environment variable through which keytool reads the password. */
-  private static final String PASSWORD_ENV = "SDM_KEYSTORE_PASSWORD";
+  static final String ALIAS = TlsIdentity.ALIAS;
 
   private static final String FILE = "session.p12";
-  private static final long KEYTOOL_TIMEOUT_SECONDS = 120;
 
   private final Path directory;
   private final Path file;
@@ -57,20 +52,23 @@ public final class SessionKeystore implements AutoCloseable {
   }
 
   /**
-   * Generates the keystore of a new session with keytool (a JVM start: about a second here, see
-   * docs/PERFORMANCE.md).
+   * Makes the keystore of a new session: a fresh key pair and its certificate ({@link TlsIdentity},
+   * made in this JVM in milliseconds; keytool cost a JVM start), written to a new private file.
    *
-   * @throws IOException when keytool cannot run or fails; its output is in the message
+   * @throws IOException when the file cannot be written
    */
   public static SessionKeystore generate(SessionSecret secret) throws IOException {
     SessionKeystore keystore = new SessionKeystore(privateDirectory(), secret.keystorePassword());
     try {
-      keystore.runKeytool();
-      try {
-        keystore.check();
-      } catch (IllegalArgumentException e) {
-        throw new IOException("keytool wrote a keystore that does not open: " + e.getMessage(), e);
+      KeyStore store =
+          TlsIdentity.generate("sdm session " + keystore.name)
+              .keyStore(keystore.password.toCharArray());
+      try (OutputStream out = Files.newOutputStream(keystore.createPrivateFile())) {
+        store.store(out, keystore.password.toCharArray());
+      } catch (GeneralSecurityException e) {
+        throw new IOException("cannot write the session keystore: " + e.getMessage(), e);
       }
+      keystore.check();
       return keystore;
     } catch (IOException | RuntimeException e) {
       keystore.close();
@@ -94,10 +92,7 @@ public final class SessionKeystore implements AutoCloseable {
     }
     SessionKeystore keystore = new SessionKeystore(privateDirectory(), secret.keystorePassword());
     try {
-      Files.createFile(
-          keystore.file,
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      Files.write(keystore.file, bytes);
+      Files.write(keystore.createPrivateFile(), bytes);
       keystore.check();
       return keystore;
     } catch (IOException | RuntimeException e) {
@@ -125,7 +120,6 @@ public final class SessionKeystore implements AutoCloseable {
   @Override
   public void close() {
     try {
-      Files.deleteIfExists(directory.resolve("keytool.out"));
       Files.deleteIfExists(file);
       Files.deleteIfExists(directory);
     } catch (IOException e) {
@@ -152,62 +146,10 @@ public final class SessionKeystore implements AutoCloseable {
     return dir;
   }
 
-  /** The keytool command; the passwords come from the environment ({@code -storepass:env}). */
-  List<String> keytoolCommand() {
-    return List.of(
-        Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-        // keytool is a short-lived JVM: the client compiler alone starts it sooner.
-        "-J-XX:TieredStopAtLevel=1",
-        "-genkeypair",
-        "-alias",
-        ALIAS,
-        "-keyalg",
-        "EC",
-        "-groupname",
-        "secp256r1",
-        "-sigalg",
-        "SHA256withECDSA",
-        // Longer than any session: the key dies with the session's files, not with a date.
-        "-validity",
-        "3650",
-        // A name of its own, so that a peer with another session's certificate is logged as
-        // untrusted rather than as a certificate with a bad signature.
-        "-dname",
-        "CN=sdm session " + name,
-        "-storetype",
-        "PKCS12",
-        "-keystore",
-        file.toString(),
-        "-storepass:env",
-        PASSWORD_ENV,
-        "-keypass:env",
-        PASSWORD_ENV,
-        "-noprompt");
-  }
-
-  private void runKeytool() throws IOException {
-    Path out = directory.resolve("keytool.out");
-    ProcessBuilder builder = new ProcessBuilder(keytoolCommand());
-    builder.environment().remove(SessionSecret.ENV);
-    builder.environment().remove(ENV);
-    builder.environment().put(PASSWORD_ENV, password);
-    Process keytool = builder.redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    try {
-      if (!keytool.waitFor(KEYTOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-        keytool.destroyForcibly();
-        throw new IOException("keytool did not finish in " + KEYTOOL_TIMEOUT_SECONDS + " s");
-      }
-    } catch (InterruptedException e) {
-      keytool.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while keytool generated the session keystore", e);
-    }
-    String output = Files.readString(out, StandardCharsets.UTF_8).strip();
-    Files.delete(out);
-    if (keytool.exitValue() != 0) {
-      throw new IOException("keytool failed (exit " + keytool.exitValue() + "): " + output);
-    }
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+  /** Creates the keystore file, empty, readable and writable by this user only. */
+  private Path createPrivateFile() throws IOException {
+    return Files.createFile(
+        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
   }
 
   /** Opens the keystore as Artery will: it must hold the session's key pair under its password. */

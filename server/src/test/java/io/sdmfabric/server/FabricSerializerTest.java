@@ -2,12 +2,16 @@ package io.sdmfabric.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.ConfigFactory;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.internal.FabricSerializer;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Commands;
+import io.sdmfabric.wire.MessageSeal;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.io.NotSerializableException;
 import java.util.List;
@@ -62,5 +66,33 @@ class FabricSerializerTest {
             () -> serializer.fromBinary(new byte[] {(byte) 0xff, 0x01, 0x02}, "R"));
     assertEquals(true, e.getMessage().startsWith("malformed tree message R"));
     assertThrows(NotSerializableException.class, () -> serializer.fromBinary(new byte[0], "?"));
+  }
+
+  @Test
+  void withASealKeyMessagesTravelSealedAndOnlyTheSessionsOwnOpenOnce() throws Exception {
+    String key = MessageSeal.sessionKey(SessionSecret.random());
+    ActorTestKit sealedKit =
+        ActorTestKit.create(
+            ConfigFactory.parseString(SealingSerializer.KEY_SETTING + " = \"" + key + "\"")
+                .withFallback(ConfigFactory.load()));
+    try {
+      FabricSerializer sealed =
+          new FabricSerializer((ExtendedActorSystem) Adapter.toClassic(sealedKit.system()));
+      FabricSerializer receiver =
+          new FabricSerializer((ExtendedActorSystem) Adapter.toClassic(sealedKit.system()));
+      ServerNode.Execute x =
+          new ServerNode.Execute(9, RankSet.of(3), 0, Commands.cli("shell touch /tmp/owned"));
+      byte[] bytes = sealed.toBinary(x);
+
+      assertEquals(x, receiver.fromBinary(bytes, "X"));
+      NotSerializableException replayed =
+          assertThrows(NotSerializableException.class, () -> receiver.fromBinary(bytes, "X"));
+      assertTrue(replayed.getMessage().contains("replayed"), replayed.getMessage());
+      // An outsider's message, serialized without the key, is refused before it is decoded.
+      assertThrows(
+          NotSerializableException.class, () -> receiver.fromBinary(serializer.toBinary(x), "X"));
+    } finally {
+      sealedKit.shutdownTestKit();
+    }
   }
 }

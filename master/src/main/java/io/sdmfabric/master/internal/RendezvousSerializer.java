@@ -1,8 +1,12 @@
 package io.sdmfabric.master.internal;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.sdmfabric.master.Rendezvous;
+import io.sdmfabric.server.SealingSerializer;
 import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.proto.ChallengeProto;
+import io.sdmfabric.wire.proto.KnockProto;
 import io.sdmfabric.wire.proto.RankNodeProto;
 import io.sdmfabric.wire.proto.RegisterProto;
 import java.io.NotSerializableException;
@@ -12,19 +16,22 @@ import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
-import org.apache.pekko.serialization.SerializerWithStringManifest;
 
 /**
- * Serializes {@link Rendezvous.Register} as {@code RegisterProto}; malformed bytes raise {@link
+ * Serializes {@link Rendezvous.Register}, {@link Rendezvous.Knock} and {@link Rendezvous.Challenge}
+ * as the protobuf messages of {@code tree.proto}; malformed bytes raise {@link
  * NotSerializableException}, which Pekko logs and drops.
  */
-public final class RendezvousSerializer extends SerializerWithStringManifest {
+public final class RendezvousSerializer extends SealingSerializer {
   private static final String REGISTER = "G";
+  private static final String KNOCK = "K";
+  private static final String CHALLENGE = "C";
 
   private final ActorRefResolver resolver;
 
   /** Made by Pekko's serialization extension. */
   public RendezvousSerializer(ExtendedActorSystem system) {
+    super(system);
     this.resolver = ActorRefResolver.get(Adapter.toTyped(system));
   }
 
@@ -37,17 +44,34 @@ public final class RendezvousSerializer extends SerializerWithStringManifest {
   public String manifest(Object o) {
     if (o instanceof Rendezvous.Register) {
       return REGISTER;
+    } else if (o instanceof Rendezvous.Knock) {
+      return KNOCK;
+    } else if (o instanceof Rendezvous.Challenge) {
+      return CHALLENGE;
     }
     throw new IllegalArgumentException("not a rendezvous message: " + o.getClass());
   }
 
   @Override
-  public byte[] toBinary(Object o) {
+  protected byte[] encode(Object o) {
+    if (o instanceof Rendezvous.Knock k) {
+      return KnockProto.newBuilder()
+          .setAgent(k.agent())
+          .setReplyTo(resolver.toSerializationFormat(k.replyTo()))
+          .build()
+          .toByteArray();
+    } else if (o instanceof Rendezvous.Challenge c) {
+      return ChallengeProto.newBuilder()
+          .setNonce(ByteString.copyFrom(c.nonce()))
+          .build()
+          .toByteArray();
+    }
     Rendezvous.Register r = (Rendezvous.Register) o;
     RegisterProto.Builder b =
         RegisterProto.newBuilder()
             .setAgent(r.agent())
-            .setProof(com.google.protobuf.ByteString.copyFrom(r.proof()));
+            .setCounter(r.counter())
+            .setProof(ByteString.copyFrom(r.proof()));
     r.nodes().entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
         .forEach(
@@ -60,17 +84,31 @@ public final class RendezvousSerializer extends SerializerWithStringManifest {
   }
 
   @Override
-  public Object fromBinary(byte[] bytes, String manifest) throws NotSerializableException {
-    if (!REGISTER.equals(manifest)) {
-      throw new NotSerializableException("unknown manifest of a rendezvous message: " + manifest);
-    }
+  protected Object decode(byte[] bytes, String manifest) throws NotSerializableException {
     try {
-      RegisterProto r = RegisterProto.parseFrom(bytes);
-      Map<Integer, ActorRef<ServerNode.Command>> nodes = new HashMap<>();
-      for (RankNodeProto n : r.getNodesList()) {
-        nodes.put(n.getRank(), resolver.resolveActorRef(n.getRef()));
+      switch (manifest) {
+        case KNOCK:
+          {
+            KnockProto k = KnockProto.parseFrom(bytes);
+            ActorRef<Rendezvous.Challenge> replyTo = resolver.resolveActorRef(k.getReplyTo());
+            return new Rendezvous.Knock(k.getAgent(), replyTo);
+          }
+        case CHALLENGE:
+          return new Rendezvous.Challenge(ChallengeProto.parseFrom(bytes).getNonce().toByteArray());
+        case REGISTER:
+          {
+            RegisterProto r = RegisterProto.parseFrom(bytes);
+            Map<Integer, ActorRef<ServerNode.Command>> nodes = new HashMap<>();
+            for (RankNodeProto n : r.getNodesList()) {
+              nodes.put(n.getRank(), resolver.resolveActorRef(n.getRef()));
+            }
+            return new Rendezvous.Register(
+                r.getAgent(), nodes, r.getCounter(), r.getProof().toByteArray());
+          }
+        default:
+          throw new NotSerializableException(
+              "unknown manifest of a rendezvous message: " + manifest);
       }
-      return new Rendezvous.Register(r.getAgent(), nodes, r.getProof().toByteArray());
     } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
       NotSerializableException n =
           new NotSerializableException("malformed rendezvous message: " + e);

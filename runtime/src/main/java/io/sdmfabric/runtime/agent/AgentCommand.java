@@ -119,8 +119,9 @@ public final class AgentCommand implements Callable<Integer> {
 
   @Option(
       names = "--transport",
-      description = "tcp, aeron-udp or tls-tcp, as the master uses (default: ${DEFAULT-VALUE})")
-  String transport = "tcp";
+      description =
+          "tls-tcp, aeron-udp or insecure-tcp, as the master uses (default: ${DEFAULT-VALUE})")
+  String transport = "tls-tcp";
 
   private final PrintStream err;
   private final List<GdbDebugger> gdbs = new CopyOnWriteArrayList<>();
@@ -204,7 +205,7 @@ public final class AgentCommand implements Callable<Integer> {
   private Config clusterSettings(ClusterSettings.Transport artery, AgentSecrets secrets)
       throws IOException {
     if (artery != ClusterSettings.Transport.TLS_TCP) {
-      return ClusterSettings.at(host, 0, artery);
+      return ClusterSettings.at(host, 0, artery, secrets.secret());
     }
     if (secrets.keystoreBase64().isEmpty()) {
       throw new IllegalArgumentException(

@@ -6,6 +6,9 @@ import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.RankBackend;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.SessionSecret;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.Address;
@@ -13,20 +16,27 @@ import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.cluster.typed.SelfUp;
 import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
- * The guardian of an agent JVM: joins the master's cluster and, once a member, asks for its ranks;
- * each rank that becomes ready gets its server actor, registered with the master's rendezvous (with
- * proof of the session secret) as soon as it is there.
+ * The guardian of an agent JVM: joins the master's cluster and, once a member, asks the rendezvous
+ * for a challenge and for its ranks; each rank that becomes ready gets its server actor, registered
+ * with the rendezvous as soon as both are there, with a proof of the session secret against the
+ * challenge ({@link Rendezvous#proof}). It knocks again every few seconds until the challenge
+ * comes.
  */
-final class NodeAgent {
+final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
   /** What the agent hears. */
-  sealed interface Message extends NoSerializationVerificationNeeded permits Joined, RankReady {}
+  sealed interface Message extends NoSerializationVerificationNeeded
+      permits Joined, RankReady, Challenged, Knock {}
 
   /** This JVM is a member of the master's cluster. */
   record Joined(SelfUp up) implements Message {}
@@ -34,7 +44,51 @@ final class NodeAgent {
   /** A rank of this node is ready to be served by {@code backend}. */
   record RankReady(int rank, RankBackend backend) implements Message {}
 
-  private NodeAgent() {}
+  /** The rendezvous's challenge came. */
+  private record Challenged(Rendezvous.Challenge challenge) implements Message {}
+
+  /** Time to knock (again). */
+  private enum Knock implements Message {
+    INSTANCE
+  }
+
+  private static final Duration KNOCK_AGAIN = Duration.ofSeconds(3);
+
+  private final SessionSecret secret;
+  private final FabricConfig config;
+  private final Consumer<ActorRef<Message>> ranks;
+  private final TimerScheduler<Message> timers;
+  private final ActorRef<Rendezvous.Command> rendezvous;
+  private final ActorRef<Rendezvous.Challenge> challenges;
+  private final ActorRefResolver resolver;
+  private final String name;
+  private final List<Map.Entry<Integer, ActorRef<ServerNode.Command>>> unregistered =
+      new ArrayList<>();
+  private byte[] nonce;
+  private long counter;
+
+  private NodeAgent(
+      ActorContext<Message> context,
+      TimerScheduler<Message> timers,
+      Address master,
+      SessionSecret secret,
+      FabricConfig config,
+      Consumer<ActorRef<Message>> ranks) {
+    super(context);
+    this.timers = timers;
+    this.secret = secret;
+    this.config = config;
+    this.ranks = ranks;
+    this.resolver = ActorRefResolver.get(context.getSystem());
+    this.rendezvous = resolver.resolveActorRef(master + "/user/" + Session.RENDEZVOUS);
+    this.challenges = context.messageAdapter(Rendezvous.Challenge.class, Challenged::new);
+    Cluster cluster = Cluster.get(context.getSystem());
+    this.name = cluster.selfMember().address().toString();
+    cluster.manager().tell(Join.create(master));
+    cluster
+        .subscriptions()
+        .tell(Subscribe.create(context.messageAdapter(SelfUp.class, Joined::new), SelfUp.class));
+  }
 
   /**
    * An agent for the master at {@code master}; once joined, {@code ranks} is given the agent's
@@ -45,40 +99,63 @@ final class NodeAgent {
       SessionSecret secret,
       FabricConfig config,
       Consumer<ActorRef<Message>> ranks) {
-    return Behaviors.setup(
-        context -> {
-          Cluster cluster = Cluster.get(context.getSystem());
-          cluster.manager().tell(Join.create(master));
-          cluster
-              .subscriptions()
-              .tell(
-                  Subscribe.create(
-                      context.messageAdapter(SelfUp.class, Joined::new), SelfUp.class));
-          ActorRef<Rendezvous.Command> rendezvous =
-              ActorRefResolver.get(context.getSystem())
-                  .resolveActorRef(master + "/user/" + Session.RENDEZVOUS);
-          String name = cluster.selfMember().address().toString();
-          return Behaviors.receive(Message.class)
-              .onMessage(
-                  Joined.class,
-                  joined -> {
-                    ranks.accept(context.getSelf());
-                    return Behaviors.same();
-                  })
-              .onMessage(
-                  RankReady.class,
-                  ready -> {
-                    ActorRef<ServerNode.Command> node =
-                        context.spawn(
-                            ServerNode.detached(config, ready.rank() + 1, ready.backend()),
-                            "rank-" + ready.rank(),
-                            ServerNode.DISPATCHER);
-                    rendezvous.tell(
-                        new Rendezvous.Register(
-                            name, Map.of(ready.rank(), node), secret.proof(name)));
-                    return Behaviors.same();
-                  })
-              .build();
-        });
+    return Behaviors.withTimers(
+        timers ->
+            Behaviors.setup(
+                context -> new NodeAgent(context, timers, master, secret, config, ranks)));
+  }
+
+  @Override
+  public Receive<Message> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Joined.class, this::onJoined)
+        .onMessage(Knock.class, this::onKnock)
+        .onMessage(Challenged.class, this::onChallenged)
+        .onMessage(RankReady.class, this::onRankReady)
+        .build();
+  }
+
+  private Behavior<Message> onJoined(Joined joined) {
+    timers.startTimerWithFixedDelay(Knock.INSTANCE, Duration.ZERO, KNOCK_AGAIN);
+    ranks.accept(getContext().getSelf());
+    return this;
+  }
+
+  private Behavior<Message> onKnock(Knock knock) {
+    rendezvous.tell(new Rendezvous.Knock(name, challenges));
+    return this;
+  }
+
+  private Behavior<Message> onChallenged(Challenged c) {
+    if (nonce == null) {
+      timers.cancel(Knock.INSTANCE);
+      nonce = c.challenge().nonce();
+      unregistered.forEach(node -> register(node.getKey(), node.getValue()));
+      unregistered.clear();
+    }
+    return this;
+  }
+
+  private Behavior<Message> onRankReady(RankReady ready) {
+    ActorRef<ServerNode.Command> node =
+        getContext()
+            .spawn(
+                ServerNode.detached(config, ready.rank() + 1, ready.backend()),
+                "rank-" + ready.rank(),
+                ServerNode.DISPATCHER);
+    if (nonce == null) {
+      unregistered.add(Map.entry(ready.rank(), node));
+    } else {
+      register(ready.rank(), node);
+    }
+    return this;
+  }
+
+  private void register(int rank, ActorRef<ServerNode.Command> node) {
+    counter++;
+    byte[] proof =
+        Rendezvous.proof(
+            secret, nonce, name, counter, Map.of(rank, resolver.toSerializationFormat(node)));
+    rendezvous.tell(new Rendezvous.Register(name, Map.of(rank, node), counter, proof));
   }
 }

@@ -5,6 +5,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.ChildLink;
 import io.sdmfabric.server.ReplyGroup;
+import io.sdmfabric.server.SealingSerializer;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.AttachProto;
@@ -23,7 +24,6 @@ import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
-import org.apache.pekko.serialization.SerializerWithStringManifest;
 
 /**
  * Serializes the tree's messages ({@link ServerNode.Attach}, {@link ServerNode.Rewire}, {@link
@@ -32,7 +32,7 @@ import org.apache.pekko.serialization.SerializerWithStringManifest;
  * {@code reference.conf}. Bytes that do not parse raise {@link NotSerializableException}, which
  * Pekko logs and drops: a malformed message never reaches an actor.
  */
-public final class FabricSerializer extends SerializerWithStringManifest {
+public final class FabricSerializer extends SealingSerializer {
   private static final String ATTACH = "A";
   private static final String REWIRE = "W";
   private static final String EXECUTE = "X";
@@ -44,6 +44,7 @@ public final class FabricSerializer extends SerializerWithStringManifest {
 
   /** Made by Pekko's serialization extension. */
   public FabricSerializer(ExtendedActorSystem system) {
+    super(system);
     this.resolver = ActorRefResolver.get(Adapter.toTyped(system));
   }
 
@@ -71,7 +72,7 @@ public final class FabricSerializer extends SerializerWithStringManifest {
   }
 
   @Override
-  public byte[] toBinary(Object o) {
+  protected byte[] encode(Object o) {
     if (o instanceof ServerNode.Attach a) {
       return AttachProto.newBuilder()
           .setParent(resolver.toSerializationFormat(a.parent()))
@@ -112,7 +113,7 @@ public final class FabricSerializer extends SerializerWithStringManifest {
   }
 
   @Override
-  public Object fromBinary(byte[] bytes, String manifest) throws NotSerializableException {
+  protected Object decode(byte[] bytes, String manifest) throws NotSerializableException {
     try {
       switch (manifest) {
         case ATTACH:

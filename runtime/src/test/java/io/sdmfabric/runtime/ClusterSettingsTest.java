@@ -1,0 +1,38 @@
+package io.sdmfabric.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.Config;
+import io.sdmfabric.server.SealingSerializer;
+import io.sdmfabric.wire.MessageSeal;
+import io.sdmfabric.wire.SessionSecret;
+import org.junit.jupiter.api.Test;
+
+class ClusterSettingsTest {
+  private final SessionSecret secret = SessionSecret.random();
+
+  @Test
+  void plainTcpIsNoTransportNameAndSaysWhyAndWhatToSayInstead() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ClusterSettings.Transport.named("tcp"));
+    assertTrue(e.getMessage().contains("tls-tcp"), e.getMessage());
+    assertTrue(e.getMessage().contains("insecure-tcp"), e.getMessage());
+    assertEquals(
+        ClusterSettings.Transport.INSECURE_TCP, ClusterSettings.Transport.named("insecure-tcp"));
+    assertEquals("tcp", ClusterSettings.Transport.INSECURE_TCP.artery());
+  }
+
+  @Test
+  void overAeronUdpTheSessionsMessagesAreSealedWithItsKeyAndOverPlainTcpTheyAreNot() {
+    Config aeron = ClusterSettings.at("127.0.0.1", 0, ClusterSettings.Transport.AERON_UDP, secret);
+    assertEquals("aeron-udp", aeron.getString("pekko.remote.artery.transport"));
+    assertEquals(MessageSeal.sessionKey(secret), aeron.getString(SealingSerializer.KEY_SETTING));
+
+    Config plain =
+        ClusterSettings.at("127.0.0.1", 0, ClusterSettings.Transport.INSECURE_TCP, secret);
+    assertEquals("tcp", plain.getString("pekko.remote.artery.transport"));
+    assertEquals("", plain.getString(SealingSerializer.KEY_SETTING));
+  }
+}
