@@ -1,6 +1,7 @@
 package io.sdmfabric.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -136,5 +137,28 @@ class SdmMpiIT {
             .mapToInt(l -> io.sdmfabric.model.RankSet.parse(l.substring(1, l.indexOf(']'))).size())
             .sum(),
         r.toString());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "srun"})
+  void noRankNorItsGdbHasTheSessionsSecretsInItsEnvironment(String launcher) throws Exception {
+    // The agents hold SDM_SECRET and SDM_KEYSTORE in their environment; gdb, its shell commands
+    // and the programs it starts must not: the program is the user's, but a secret in its
+    // environment is one more copy for a core file or a /proc reader to find.
+    Sdm.Result r =
+        debug(
+            launcher,
+            "tls-tcp",
+            "mpi_reduce",
+            "break combine\nrun\nwait 30\nprint (long) getenv(\"SDM_SECRET\")"
+                + "\nprint (long) getenv(\"SDM_KEYSTORE\")\nprint (long) getenv(\"SDM_RANK\") != 0"
+                + "\ngdb shell echo \"gdb-env=[$SDM_SECRET$SDM_KEYSTORE]\"\nquit\n");
+    contains(r, "[0-3] (long) getenv(\"SDM_SECRET\") = 0");
+    contains(r, "[0-3] (long) getenv(\"SDM_KEYSTORE\") = 0");
+    // The shim's own variables are there: the checks above look in the right place.
+    contains(r, "[0-3] (long) getenv(\"SDM_RANK\") != 0 = 1");
+    // gdb's shell writes to gdb's own output, which the agent logs as a line that is not MI.
+    assertTrue(r.err().contains("gdb-env=[]"), r.toString());
+    assertFalse(r.err().matches("(?s).*gdb-env=\\[[^\\]].*"), r.toString());
   }
 }

@@ -111,9 +111,17 @@ public final class GdbDriver implements AutoCloseable {
   }
 
   /**
-   * Starts gdb in {@link GdbOptions#directory}, gives the program a pseudo-terminal and turns on
-   * asynchronous execution (so that gdb takes commands while the program runs), pagination and
-   * confirmation off, and core dumps of gdb off ({@link #EARLY_SETTINGS}).
+   * The environment variables gdb never gets, nor so the programs it starts and its {@code shell}
+   * commands: the session's secret and keystore, which an agent JVM holds in its environment
+   * ({@code SessionSecret.ENV} and {@code SessionKeystore.ENV}, which must be these).
+   */
+  public static final Set<String> WITHHELD_ENVIRONMENT = Set.of("SDM_SECRET", "SDM_KEYSTORE");
+
+  /**
+   * Starts gdb in {@link GdbOptions#directory}, without {@link #WITHHELD_ENVIRONMENT}, gives the
+   * program a pseudo-terminal and turns on asynchronous execution (so that gdb takes commands while
+   * the program runs), pagination and confirmation off, and core dumps of gdb off ({@link
+   * #EARLY_SETTINGS}).
    *
    * @throws IOException when gdb cannot be started (not installed: the message says so)
    */
@@ -124,7 +132,9 @@ public final class GdbDriver implements AutoCloseable {
     command.addAll(options.extraArgs());
     Process process;
     try {
-      process = new ProcessBuilder(command).directory(options.directory().toFile()).start();
+      ProcessBuilder builder = new ProcessBuilder(command).directory(options.directory().toFile());
+      builder.environment().keySet().removeAll(WITHHELD_ENVIRONMENT);
+      process = builder.start();
     } catch (IOException e) {
       throw new IOException(
           "cannot start gdb ("

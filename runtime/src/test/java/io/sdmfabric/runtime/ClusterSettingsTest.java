@@ -35,4 +35,11 @@ class ClusterSettingsTest {
     assertEquals("tcp", plain.getString("pekko.remote.artery.transport"));
     assertEquals("", plain.getString(SealingSerializer.KEY_SETTING));
   }
+
+  @Test
+  void gdbWithholdsExactlyTheVariablesThatCarryTheSessionsSecrets() {
+    assertEquals(
+        java.util.Set.of(SessionSecret.ENV, SessionKeystore.ENV),
+        io.sdmfabric.gdbmi.GdbDriver.WITHHELD_ENVIRONMENT);
+  }
 }
