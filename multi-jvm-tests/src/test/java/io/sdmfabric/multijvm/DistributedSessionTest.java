@@ -11,6 +11,8 @@ import io.sdmfabric.runtime.ClusterSettings;
 import io.sdmfabric.runtime.SessionKeystore;
 import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -27,6 +29,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
@@ -43,6 +47,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class DistributedSessionTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final String OUTSIDER_AERON =
+      ClusterSettings.aeronDirectory(ProcessHandle.current().pid()) + "-outsider";
   private final List<Process> agents = new ArrayList<>();
   private ActorSystem<Session.Command> master;
   private ActorTestKit testKit;
@@ -243,6 +249,72 @@ class DistributedSessionTest {
         RankSet.empty(), probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
     call(LOAD, RankSet.all(size));
     assertEquals(size, call(evaluate("rank"), RankSet.all(size)).size());
+  }
+
+  /**
+   * An outsider on the network: a Pekko system of its own, with sdm's classes but not the session's
+   * key material, that sends by actor path what the master sends. First Rewire (making itself the
+   * parent, so that replies and events would come to it), then Execute (ending the program), to an
+   * agent's server and to the master's root. Over the secure transports nothing runs and nothing
+   * comes back; over insecure-tcp both happen, which is what its name warns of (and shows that the
+   * test can see an attack that works).
+   */
+  @ParameterizedTest
+  @EnumSource(ClusterSettings.Transport.class)
+  void anOutsiderCanNeitherRunACommandNorRewireTheTree(ClusterSettings.Transport transport)
+      throws Exception {
+    int size = 2;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, WAIT, probe, transport);
+    agent(port, "0-1", size, secret, transport);
+    probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT);
+    call(LOAD, RankSet.all(size));
+    Map<EventBody, RankSet> before = call(evaluate("rank"), RankSet.all(size));
+    String agent =
+        java.util.stream.StreamSupport.stream(
+                Cluster.get(master).state().getMembers().spliterator(), false)
+            .map(m -> m.address().toString())
+            .filter(a -> !a.equals(Cluster.get(master).selfMember().address().toString()))
+            .findFirst()
+            .orElseThrow();
+
+    SessionSecret theirs = SessionSecret.random();
+    try (SessionKeystore theirKeystore = SessionKeystore.generate(theirs)) {
+      ActorSystem<Void> outsider =
+          ActorSystem.create(
+              org.apache.pekko.actor.typed.javadsl.Behaviors.empty(),
+              ClusterSettings.SYSTEM,
+              // An Aeron media driver of its own: the master's has this JVM's directory.
+              com.typesafe.config.ConfigFactory.parseString(
+                      "pekko.remote.artery.advanced.aeron.aeron-dir = \"" + OUTSIDER_AERON + "\"")
+                  .withFallback(
+                      transport == ClusterSettings.Transport.TLS_TCP
+                          ? ClusterSettings.at("127.0.0.1", 0, theirKeystore)
+                          : ClusterSettings.at("127.0.0.1", 0, transport, theirs)));
+      ActorTestKit outside = ActorTestKit.create(outsider);
+      try {
+        TestProbe<ServerNode.Up> stolen = outside.createTestProbe();
+        ActorRefResolver resolver = ActorRefResolver.get(outsider);
+        String masterAddress = Cluster.get(master).selfMember().address().toString();
+        for (String target : List.of(agent + "/user/rank-0", masterAddress + "/user/tree")) {
+          ActorRef<ServerNode.Command> node = resolver.resolveActorRef(target);
+          node.tell(new ServerNode.Rewire(stolen.ref(), List.of(), RankSet.empty()));
+          node.tell(new ServerNode.Execute(1L << 40, RankSet.all(size), 0, Commands.terminate()));
+        }
+        if (transport.insecure()) {
+          ServerNode.Up reply = stolen.expectMessageClass(ServerNode.Up.class, WAIT);
+          assertTrue(reply instanceof ServerNode.Replies, reply.toString());
+          return;
+        }
+        stolen.expectNoMessage(Duration.ofSeconds(5));
+      } finally {
+        outside.shutdownTestKit();
+        deleteRecursively(Path.of(OUTSIDER_AERON));
+      }
+    }
+    // The program still runs on every rank, and every rank still answers the session.
+    assertEquals(before, call(evaluate("rank"), RankSet.all(size)));
   }
 
   @Test
