@@ -3,6 +3,7 @@ package io.sdmfabric.bench;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.SessionKeystore;
 import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.server.BinomialTree;
 import io.sdmfabric.server.FabricConfig;
@@ -38,9 +39,11 @@ import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * Distributed sessions across JVMs on loopback: a master in this JVM ({@link Session#distributed}),
- * J agent JVMs ({@code AgentCommand}, from this class path) of R simulated ranks each, over Artery
- * TCP and over Aeron UDP in turn. For every (J, R), tcp and aeron-udp run back to back, which one
- * first alternating, so that both see the same load. One line per session:
+ * J agent JVMs ({@code AgentCommand}, from this class path) of R simulated ranks each, over each
+ * transport in turn: tls-tcp (the default), insecure-tcp and aeron-udp (sealed messages). For every
+ * (J, R) they run back to back, each going first in turn, so that all see the same load; over
+ * tls-tcp the session's keystore is made before the agents start, as sdm does. One line per
+ * session:
  *
  * <pre>
  * agents=J ranks_per_agent=R transport=T ranks=N depth=D cross_jvm_links=L last_up_ms=..
@@ -72,8 +75,13 @@ public final class AgentsRunner {
   private static final int WARM_UP_REPS = 30;
 
   private static final Duration WARM_UP = Duration.ofSeconds(2);
+
+  /** The default (tls-tcp) first in the tables, then what it is compared with. */
   private static final List<ClusterSettings.Transport> TRANSPORTS =
-      List.of(ClusterSettings.Transport.INSECURE_TCP, ClusterSettings.Transport.AERON_UDP);
+      List.of(
+          ClusterSettings.Transport.TLS_TCP,
+          ClusterSettings.Transport.INSECURE_TCP,
+          ClusterSettings.Transport.AERON_UDP);
 
   /** Set when a session's master did not stop: the runs after it would be meaningless. */
   private static volatile boolean masterStuck;
@@ -157,8 +165,9 @@ public final class AgentsRunner {
     sessions:
     for (int agents : options.agents()) {
       for (int ranksPerAgent : options.sizes()) {
-        List<ClusterSettings.Transport> order =
-            session++ % 2 == 0 ? TRANSPORTS : List.of(TRANSPORTS.get(1), TRANSPORTS.get(0));
+        // Each transport goes first in turn, so that none always meets the same load.
+        List<ClusterSettings.Transport> order = new ArrayList<>(TRANSPORTS);
+        java.util.Collections.rotate(order, -(session++ % TRANSPORTS.size()));
         for (ClusterSettings.Transport transport : order) {
           Shape shape = new Shape(agents, ranksPerAgent, transport);
           try {
@@ -200,15 +209,23 @@ public final class AgentsRunner {
    */
   private static Result session(Path logs, Shape shape, int reps) throws Exception {
     SessionSecret secret = SessionSecret.random();
+    // Over tls-tcp the session's keystore is made before the agents start, as sdm does.
+    SessionKeystore keystore =
+        shape.transport() == ClusterSettings.Transport.TLS_TCP
+            ? SessionKeystore.generate(secret)
+            : null;
     ActorSystem<Session.Command> master =
         ActorSystem.create(
             Session.distributed(shape.ranks(), FabricConfig.defaults(), WIRE_UP, secret),
             ClusterSettings.SYSTEM,
-            ClusterSettings.at("127.0.0.1", 0, shape.transport(), secret));
+            keystore != null
+                ? ClusterSettings.at("127.0.0.1", 0, keystore)
+                : ClusterSettings.at("127.0.0.1", 0, shape.transport(), secret));
     List<Process> started = new ArrayList<>();
     Result result;
     try {
-      result = measure(master, secret, started, logs, shape, reps);
+      String tls = keystore == null ? "" : keystore.base64();
+      result = measure(master, secret, tls, started, logs, shape, reps);
     } catch (Exception e) {
       try {
         stop(master, started, shape);
@@ -216,6 +233,10 @@ public final class AgentsRunner {
         e.addSuppressed(t);
       }
       throw e;
+    } finally {
+      if (keystore != null) {
+        keystore.close();
+      }
     }
     stop(master, started, shape);
     return result;
@@ -227,6 +248,7 @@ public final class AgentsRunner {
   private static Result measure(
       ActorSystem<Session.Command> master,
       SessionSecret secret,
+      String keystoreBase64,
       List<Process> started,
       Path logs,
       Shape shape,
@@ -248,7 +270,7 @@ public final class AgentsRunner {
       int first = j * shape.ranksPerAgent();
       String ranks = first + "-" + (first + shape.ranksPerAgent() - 1);
       Path log = logs.resolve("agent-" + shape.label() + "-" + j + ".log");
-      started.add(startAgent(port, ranks, n, shape.transport(), secret, log));
+      started.add(startAgent(port, ranks, n, shape.transport(), secret, keystoreBase64, log));
     }
     RankSet missing = session.awaitTreeReady(WIRE_UP.plusSeconds(10));
     double treeReadyMs = (System.nanoTime() - spawn) / 1e6;
@@ -376,6 +398,7 @@ public final class AgentsRunner {
       int size,
       ClusterSettings.Transport transport,
       SessionSecret secret,
+      String keystoreBase64,
       Path log)
       throws IOException {
     ProcessBuilder builder =
@@ -399,6 +422,9 @@ public final class AgentsRunner {
             "--transport",
             transport.option());
     builder.environment().put(SessionSecret.ENV, secret.hex());
+    if (!keystoreBase64.isEmpty()) {
+      builder.environment().put(SessionKeystore.ENV, keystoreBase64);
+    }
     Process p =
         builder
             .redirectErrorStream(true)
@@ -465,52 +491,51 @@ public final class AgentsRunner {
   }
 
   private static void printTables(List<Result> results) {
-    System.out.println();
-    System.out.println(
-        "| agents | ranks/agent | ranks | identical p50 ms tcp | aeron | identical p99 ms tcp"
-            + " | aeron | stacks p50 ms tcp | aeron | stacks p99 ms tcp | aeron |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
-    for (List<Integer> key : keys(results)) {
-      Result tcp = find(results, key, ClusterSettings.Transport.INSECURE_TCP);
-      Result aeron = find(results, key, ClusterSettings.Transport.AERON_UDP);
-      System.out.printf(
-          Locale.ROOT,
-          "| %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-          key.get(0),
-          key.get(1),
-          key.get(0) * key.get(1),
-          ms(tcp, Result::identical, 50),
-          ms(aeron, Result::identical, 50),
-          ms(tcp, Result::identical, 99),
-          ms(aeron, Result::identical, 99),
-          ms(tcp, Result::stacks, 50),
-          ms(aeron, Result::stacks, 50),
-          ms(tcp, Result::stacks, 99),
-          ms(aeron, Result::stacks, 99));
+    table(
+        results,
+        List.of(
+            column("identical p50 ms", r -> ms(r, Result::identical, 50)),
+            column("identical p99 ms", r -> ms(r, Result::identical, 99)),
+            column("stacks p50 ms", r -> ms(r, Result::stacks, 50)),
+            column("stacks p99 ms", r -> ms(r, Result::stacks, 99))));
+    table(
+        results,
+        List.of(
+            column("last agent Up ms", r -> whole(r, Result::lastUpMs)),
+            column("tree ready ms", r -> whole(r, Result::treeReadyMs)),
+            column("agent RSS MB", r -> whole(r, x -> x.rssMb())),
+            column("CPU ms/command", r -> ms(r, Result::cpuMsPerCommand)),
+            column("idle CPU %", r -> whole(r, Result::idleCpuPct))));
+  }
+
+  /** A measure shown for each transport side by side. */
+  private record Column(String name, Function<Result, String> cell) {}
+
+  private static Column column(String name, Function<Result, String> cell) {
+    return new Column(name, cell);
+  }
+
+  /** One row per (agents, ranks per agent); each column once per transport, side by side. */
+  private static void table(List<Result> results, List<Column> columns) {
+    StringBuilder head = new StringBuilder("| agents | ranks/agent |");
+    StringBuilder rule = new StringBuilder("|---|---|");
+    for (Column c : columns) {
+      for (ClusterSettings.Transport t : TRANSPORTS) {
+        head.append(' ').append(c.name()).append(' ').append(t.option()).append(" |");
+        rule.append("---|");
+      }
     }
     System.out.println();
-    System.out.println(
-        "| agents | ranks/agent | last agent Up ms tcp | aeron | tree ready ms tcp | aeron"
-            + " | agent RSS MB tcp | aeron | CPU ms/command tcp | aeron | idle CPU % tcp | aeron |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    System.out.println(head);
+    System.out.println(rule);
     for (List<Integer> key : keys(results)) {
-      Result tcp = find(results, key, ClusterSettings.Transport.INSECURE_TCP);
-      Result aeron = find(results, key, ClusterSettings.Transport.AERON_UDP);
-      System.out.printf(
-          Locale.ROOT,
-          "| %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-          key.get(0),
-          key.get(1),
-          whole(tcp, Result::lastUpMs),
-          whole(aeron, Result::lastUpMs),
-          whole(tcp, Result::treeReadyMs),
-          whole(aeron, Result::treeReadyMs),
-          whole(tcp, r -> r.rssMb()),
-          whole(aeron, r -> r.rssMb()),
-          ms(tcp, Result::cpuMsPerCommand),
-          ms(aeron, Result::cpuMsPerCommand),
-          whole(tcp, Result::idleCpuPct),
-          whole(aeron, Result::idleCpuPct));
+      StringBuilder row = new StringBuilder("| " + key.get(0) + " | " + key.get(1) + " |");
+      for (Column c : columns) {
+        for (ClusterSettings.Transport t : TRANSPORTS) {
+          row.append(' ').append(c.cell().apply(find(results, key, t))).append(" |");
+        }
+      }
+      System.out.println(row);
     }
   }
 
