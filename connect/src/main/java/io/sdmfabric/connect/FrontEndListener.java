@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -25,6 +26,12 @@ import java.util.function.Consumer;
  * handshake, the secret of a request this front-end has accepted and not yet been reached for;
  * anything else (a stranger, a wrong secret, bytes that are not frames, a second connection for the
  * same request) is refused and closed, and the listener goes on.
+ *
+ * <p>Strangers cannot wear it down: at most {@value #MAX_PENDING} connections are in their
+ * handshake at once, {@value #MAX_PENDING_PER_SOURCE} from any one address (more are closed at
+ * once), each on a thread of its own, and each connection's whole handshake, TLS included, has one
+ * deadline ({@link Handshake#TIMEOUT}) after which it is closed, however slowly its bytes come. A
+ * handshake frame is at most {@link FrameConnection#HANDSHAKE_MAX_BYTES}.
  */
 public final class FrontEndListener implements AutoCloseable {
   /** A request accepted and waiting for its master. */
@@ -33,8 +40,19 @@ public final class FrontEndListener implements AutoCloseable {
   private final ServerSocket server;
   private final String advertised;
   private final Consumer<String> warnings;
+
+  /** How many connections may be in their handshake at once. */
+  static final int MAX_PENDING = 64;
+
+  /** How many of them may come from one address. */
+  static final int MAX_PENDING_PER_SOURCE = 8;
+
   private final Map<String, Expected> expected = new ConcurrentHashMap<>();
+  private final Map<InetAddress, Integer> pendingBySource = new java.util.HashMap<>();
+  private int pending;
   private final ExecutorService handshakes = Executors.newCachedThreadPool(daemon("handshake"));
+  private final java.util.concurrent.ScheduledExecutorService deadlines =
+      Executors.newSingleThreadScheduledExecutor(daemon("handshake-deadline"));
   private final Thread acceptor;
 
   /**
@@ -91,16 +109,58 @@ public final class FrontEndListener implements AutoCloseable {
       } catch (IOException e) {
         return; // closed
       }
-      handshakes.execute(() -> authenticate(s));
+      InetAddress source = s.getInetAddress();
+      if (!admit(source)) {
+        closeQuietly(s);
+        continue;
+      }
+      java.util.concurrent.ScheduledFuture<?> deadline =
+          deadlines.schedule(
+              () -> closeQuietly(s), Handshake.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      handshakes.execute(
+          () -> {
+            try {
+              authenticate(s);
+            } finally {
+              deadline.cancel(false);
+              release(source);
+            }
+          });
     }
+  }
+
+  /** Counts a connection in its handshake from {@code source}, if there is room for it. */
+  private synchronized boolean admit(InetAddress source) {
+    int fromSource = pendingBySource.getOrDefault(source, 0);
+    if (pending >= MAX_PENDING || fromSource >= MAX_PENDING_PER_SOURCE) {
+      return false;
+    }
+    pending++;
+    pendingBySource.put(source, fromSource + 1);
+    return true;
+  }
+
+  private synchronized void release(InetAddress source) {
+    pending--;
+    pendingBySource.computeIfPresent(source, (a, n) -> n == 1 ? null : n - 1);
+  }
+
+  /** How many connections are in their handshake now. */
+  synchronized int pending() {
+    return pending;
   }
 
   private void authenticate(Socket s) {
     FrameConnection c;
     try {
-      c = FrameConnection.over(s);
+      c = FrameConnection.accept(s, Handshake.TIMEOUT);
     } catch (IOException e) {
       closeQuietly(s);
+      warnings.accept(
+          "refused a connection from "
+              + s.getRemoteSocketAddress()
+              + ": not TLS: "
+              + e.getMessage());
       return;
     }
     try {
@@ -123,6 +183,7 @@ public final class FrontEndListener implements AutoCloseable {
   public void close() {
     closeQuietly(server);
     handshakes.shutdownNow();
+    deadlines.shutdownNow();
     expected.values().forEach(e -> e.connection().cancel(false));
   }
 

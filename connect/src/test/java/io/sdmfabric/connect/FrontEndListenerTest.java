@@ -29,6 +29,7 @@ import io.sdmfabric.wire.proto.StartSessionCmd;
 import io.sdmfabric.wire.proto.Welcome;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -150,7 +151,7 @@ class FrontEndListenerTest {
           CompletableFuture.runAsync(
               () -> {
                 try {
-                  FrameConnection c = FrameConnection.over(server.accept());
+                  FrameConnection c = FrameConnection.accept(server.accept(), WAIT);
                   Handshake.answer(
                       c,
                       Role.ROLE_MASTER,
@@ -192,13 +193,84 @@ class FrontEndListenerTest {
       OutputStream out = s.getOutputStream();
       out.write("SSH-2.0-OpenSSH_9.2\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       out.flush();
-      // The refusal, then the end of the connection.
+      // TLS's alert, then the end of the connection.
       assertTrue(s.getInputStream().readAllBytes().length > 0);
     }
     FrameConnection right = dial(secret);
     assertTrue(expected.get(10, TimeUnit.SECONDS) != null);
-    assertTrue(warnings.stream().anyMatch(w -> w.contains("over the limit")), warnings.toString());
+    assertTrue(warnings.stream().anyMatch(w -> w.contains("not TLS")), warnings.toString());
     right.close();
+  }
+
+  @Test
+  void aFloodOfSilentConnectionsIsBoundedAndARealMasterStillGetsIn() throws Exception {
+    CompletableFuture<FrameConnection> expected = listener.expect(ID, secret);
+    HostPort at = HostPort.parse(listener.address());
+    InetAddress attacker = InetAddress.getByName("127.0.0.2");
+    List<Socket> flood = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < 300; i++) {
+        flood.add(new Socket(InetAddress.getByName(at.host()), at.port(), attacker, 0));
+      }
+      // All but a few from the one source are closed at once, unread.
+      int closed = 0;
+      for (Socket s : flood) {
+        s.setSoTimeout(200);
+        try {
+          if (s.getInputStream().read() < 0) {
+            closed++;
+          }
+        } catch (java.net.SocketTimeoutException | java.net.SocketException e) {
+          // Still open: one of those in their handshake.
+        }
+      }
+      assertTrue(
+          closed >= flood.size() - FrontEndListener.MAX_PENDING_PER_SOURCE,
+          closed + " of " + flood.size() + " closed");
+      assertTrue(listener.pending() <= FrontEndListener.MAX_PENDING_PER_SOURCE);
+      long handshakeThreads =
+          Thread.getAllStackTraces().keySet().stream()
+              .filter(t -> t.getName().equals("handshake"))
+              .count();
+      assertTrue(handshakeThreads <= FrontEndListener.MAX_PENDING, handshakeThreads + " threads");
+      // The real master, from another address, while the flood's connections still hang.
+      FrameConnection right = dial(secret);
+      assertTrue(expected.get(10, TimeUnit.SECONDS) != null);
+      right.close();
+    } finally {
+      for (Socket s : flood) {
+        s.close();
+      }
+    }
+  }
+
+  @Test
+  void aConnectionThatSendsOneByteAtATimeIsClosedAtTheHandshakesDeadline() throws Exception {
+    HostPort at = HostPort.parse(listener.address());
+    try (Socket s = new Socket(at.host(), at.port())) {
+      s.setSoTimeout((int) Handshake.TIMEOUT.multipliedBy(3).toMillis());
+      OutputStream out = s.getOutputStream();
+      long start = System.nanoTime();
+      // The start of a TLS ClientHello, a byte at a time, each well within any per-read timeout.
+      byte[] hello = {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc, 0x03, 0x03};
+      try {
+        for (int i = 0; i < 1000; i++) {
+          out.write(hello[i % hello.length]);
+          out.flush();
+          if (s.getInputStream().available() > 0
+              || System.nanoTime() - start > Handshake.TIMEOUT.multipliedBy(2).toNanos()) {
+            break;
+          }
+          Thread.sleep(500);
+        }
+        // The listener closed it at the handshake's deadline: the rest is TLS's alert, if any,
+        // then the end.
+        s.getInputStream().readAllBytes();
+      } catch (java.net.SocketException e) {
+        // Closed by the listener: a write or read on it failed. (Had it not closed it, the read
+        // above would have timed out, failing the test.)
+      }
+    }
   }
 
   @Test

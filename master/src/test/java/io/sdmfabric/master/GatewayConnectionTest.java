@@ -118,8 +118,8 @@ class GatewayConnectionTest {
     CompletableFuture<GatewayConnection.Ending> ended = new CompletableFuture<>();
     Welcome welcome = Welcome.newBuilder().setSize(RANKS).setProgram("/bin/sim").build();
     testKit.spawn(
-        GatewayConnection.create(session, FrameConnection.over(served), welcome, ended::complete));
-    Client c = new Client(client, FrameConnection.over(client), ended);
+        GatewayConnection.create(session, FrameConnection.plain(served), welcome, ended::complete));
+    Client c = new Client(client, FrameConnection.plain(client), ended);
     assertEquals(welcome, c.next().getWelcome());
     return c;
   }

@@ -4,6 +4,7 @@ import io.sdmfabric.wire.proto.Frame;
 import io.sdmfabric.wire.proto.Refused;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -16,12 +17,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLSocket;
 
 /**
- * One TCP connection of the front-end protocol, carrying {@link Frames}. It works in two stages:
- * first blocking {@link #read} and {@link #write} for the handshake, then, after {@link #start}, a
- * reader thread that hands every frame to a {@link Listener} and a writer thread that sends what
- * {@link #send} queues, so that no caller ever blocks on the network.
+ * One TCP connection of the front-end protocol, carrying {@link Frames} inside TLS ({@link
+ * FrameTls}: {@link #dial} and {@link #accept}; {@link #plain} only for tests). It works in two
+ * stages: first blocking {@link #read} and {@link #write} for the handshake, then, after {@link
+ * #start}, a reader thread that hands every frame to a {@link Listener} and a writer thread that
+ * sends what {@link #send} queues, so that no caller ever blocks on the network.
  *
  * <p>Its memory is bounded both ways: a frame longer than the limit is refused before it is read,
  * and when more than {@link #MAX_QUEUED_BYTES} wait to be written (the other side does not read)
@@ -30,6 +33,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * whichever side or failure ended the connection.
  */
 public final class FrameConnection implements AutoCloseable {
+  /**
+   * The largest frame read before {@link #authenticated}: the handshake's frames are small, and a
+   * stranger must not make this side allocate what it announces.
+   */
+  public static final int HANDSHAKE_MAX_BYTES = 4096;
+
   /** How many bytes may wait to be written before the connection is given up, by default. */
   public static final long MAX_QUEUED_BYTES = 64L << 20;
 
@@ -46,7 +55,9 @@ public final class FrameConnection implements AutoCloseable {
   private record Outgoing(Frame frame, String closeReason) {}
 
   private final Socket socket;
+  private final byte[] channelBinding;
   private final int maxFrameBytes;
+  private volatile int readLimit;
   private final long maxQueuedBytes;
   private final DataInputStream in;
   private final DataOutputStream out;
@@ -57,10 +68,13 @@ public final class FrameConnection implements AutoCloseable {
   private final CompletableFuture<String> whenClosed = new CompletableFuture<>();
   private volatile Listener listener;
 
-  private FrameConnection(Socket socket, int maxFrameBytes, long maxQueuedBytes)
+  private FrameConnection(
+      Socket socket, byte[] channelBinding, int maxFrameBytes, long maxQueuedBytes)
       throws IOException {
     this.socket = socket;
+    this.channelBinding = channelBinding;
     this.maxFrameBytes = maxFrameBytes;
+    this.readLimit = Math.min(HANDSHAKE_MAX_BYTES, maxFrameBytes);
     this.maxQueuedBytes = maxQueuedBytes;
     socket.setTcpNoDelay(true);
     socket.setKeepAlive(true); // a peer that vanished without a word is noticed, in time
@@ -69,24 +83,30 @@ public final class FrameConnection implements AutoCloseable {
     this.peer = socket.getRemoteSocketAddress().toString();
   }
 
-  /** A connection over a connected socket, refusing frames over {@code maxFrameBytes}. */
-  public static FrameConnection over(Socket socket, int maxFrameBytes) throws IOException {
-    return new FrameConnection(socket, maxFrameBytes, MAX_QUEUED_BYTES);
-  }
-
-  /** A connection that also gives up once more than {@code maxQueuedBytes} wait to be sent. */
-  static FrameConnection over(Socket socket, int maxFrameBytes, long maxQueuedBytes)
-      throws IOException {
-    return new FrameConnection(socket, maxFrameBytes, maxQueuedBytes);
-  }
-
-  /** A connection over a connected socket, with the default frame limit. */
-  public static FrameConnection over(Socket socket) throws IOException {
-    return over(socket, Frames.DEFAULT_MAX_BYTES);
+  /**
+   * A connection over a connected socket without TLS, refusing frames over {@code maxFrameBytes}:
+   * for tests of the framing and the handshake only. Nothing in sdm talks to another process over
+   * one.
+   */
+  public static FrameConnection plain(Socket socket, int maxFrameBytes) throws IOException {
+    return new FrameConnection(socket, new byte[0], maxFrameBytes, MAX_QUEUED_BYTES);
   }
 
   /**
-   * Connects to {@code host:port}.
+   * A plain connection that also gives up once more than {@code maxQueuedBytes} wait to be sent.
+   */
+  static FrameConnection plain(Socket socket, int maxFrameBytes, long maxQueuedBytes)
+      throws IOException {
+    return new FrameConnection(socket, new byte[0], maxFrameBytes, maxQueuedBytes);
+  }
+
+  /** A plain connection with the default frame limit: for tests only, as {@link #plain}. */
+  public static FrameConnection plain(Socket socket) throws IOException {
+    return plain(socket, Frames.DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * Connects to {@code host:port} and runs TLS as its client.
    *
    * @throws IOException when it cannot within {@code timeout}; the message names the address
    */
@@ -94,11 +114,59 @@ public final class FrameConnection implements AutoCloseable {
     Socket socket = new Socket();
     try {
       socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
-      return over(socket);
+      return secured(FrameTls.client(socket), true, timeout);
     } catch (IOException e) {
       socket.close();
       throw new IOException("cannot connect to " + host + ":" + port + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Runs TLS as the server over a connection this side accepted.
+   *
+   * @throws IOException when the TLS handshake fails or does not end within {@code timeout}; the
+   *     socket is then closed
+   */
+  public static FrameConnection accept(Socket socket, Duration timeout) throws IOException {
+    try {
+      return secured(FrameTls.server(socket), false, timeout);
+    } catch (IOException e) {
+      socket.close();
+      throw e;
+    }
+  }
+
+  private static FrameConnection secured(FrameTls.Secured secured, boolean dialer, Duration timeout)
+      throws IOException {
+    SSLSocket tls = secured.socket();
+    tls.setSoTimeout((int) Math.max(1, timeout.toMillis()));
+    try {
+      tls.startHandshake();
+    } catch (SocketTimeoutException e) {
+      throw new IOException("no TLS handshake within " + timeout.toMillis() + " ms", e);
+    }
+    tls.setSoTimeout(0);
+    byte[] mine = secured.fingerprint();
+    byte[] theirs = TlsIdentity.fingerprint(tls.getSession().getPeerCertificates()[0]);
+    ByteArrayOutputStream binding = new ByteArrayOutputStream();
+    binding.writeBytes(dialer ? mine : theirs);
+    binding.writeBytes(dialer ? theirs : mine);
+    return new FrameConnection(
+        tls, binding.toByteArray(), Frames.DEFAULT_MAX_BYTES, MAX_QUEUED_BYTES);
+  }
+
+  /**
+   * What ties the handshake's proofs to this very connection: over TLS, the SHA-256 fingerprints of
+   * the dialer's and then the answerer's certificate as this side saw them; empty on a {@link
+   * #plain} connection.
+   */
+  public byte[] channelBinding() {
+    return channelBinding.clone();
+  }
+
+  /** The handshake succeeded: frames up to the full limit may come now. */
+  public void authenticated() {
+    readLimit = maxFrameBytes;
   }
 
   /** The other side's address, for messages. */
@@ -115,7 +183,7 @@ public final class FrameConnection implements AutoCloseable {
   public Frame read(Duration timeout) throws IOException {
     socket.setSoTimeout((int) Math.max(1, timeout.toMillis()));
     try {
-      return Frames.read(in, maxFrameBytes);
+      return Frames.read(in, readLimit);
     } catch (SocketTimeoutException e) {
       throw new IOException("no answer from " + peer + " within " + timeout.toMillis() + " ms", e);
     } finally {
@@ -238,7 +306,7 @@ public final class FrameConnection implements AutoCloseable {
     while (!closed.get()) {
       Frame frame;
       try {
-        frame = Frames.read(in, maxFrameBytes);
+        frame = Frames.read(in, readLimit);
       } catch (FrameException e) {
         refuse(e.getMessage());
         return;

@@ -21,8 +21,11 @@ import java.util.function.Function;
  * secret without sending it, whoever opened the connection (in a reverse connect the master dials
  * the front-end). The side that accepted the connection proves first, so a dialer learns nothing
  * from a side that cannot prove; each proof is an HMAC-SHA256 under the secret of the whole
- * exchange (both nonces, the session id) and of the prover's role, so no proof can be replayed on
- * another connection or reflected back to its sender. docs/PROTOCOL.md has the bytes.
+ * exchange (both nonces, the session id, and the fingerprints of both TLS certificates as this side
+ * saw them: {@link FrameConnection#channelBinding}) and of the prover's role, so no proof can be
+ * replayed on another connection or reflected back to its sender, and a man in the middle who
+ * terminates TLS on each side fails. The whole handshake has one deadline. docs/PROTOCOL.md has the
+ * bytes.
  *
  * <p>A side that refuses the other tells it why in a {@code Refused} frame and closes the
  * connection; the refused side gets a {@link HandshakeException} saying why.
@@ -30,9 +33,10 @@ import java.util.function.Function;
 public final class Handshake {
   /**
    * The protocol version this side speaks. 2: a lost rank is a body of its own ({@code lost}),
-   * which a version 1 side would take for a body of no kind.
+   * which a version 1 side would take for a body of no kind. 3: every connection is TLS, and the
+   * proofs hold both sides' certificate fingerprints.
    */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
 
   /** How long a side waits for each frame of the handshake unless told otherwise. */
   public static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -62,6 +66,8 @@ public final class Handshake {
   public static void dial(
       FrameConnection c, Role role, String session, SessionSecret secret, Duration timeout)
       throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    byte[] binding = c.channelBinding();
     byte[] mine = nonce();
     c.write(
         Frame.newBuilder()
@@ -72,13 +78,13 @@ public final class Handshake {
                     .setSession(session)
                     .setNonce(ByteString.copyFrom(mine)))
             .build());
-    Frame answer = expect(c, Frame.KindCase.CHALLENGE, timeout);
+    Frame answer = expect(c, Frame.KindCase.CHALLENGE, deadline);
     Challenge challenge = answer.getChallenge();
     if (challenge.getVersion() != VERSION) {
       throw refuse(c, "protocol version " + challenge.getVersion() + " is not " + VERSION);
     }
     byte[] theirs = challenge.getNonce().toByteArray();
-    byte[] expected = proof(secret, other(role), session, mine, theirs);
+    byte[] expected = proof(secret, other(role), session, mine, theirs, binding);
     if (theirs.length != NONCE_BYTES
         || !MessageDigest.isEqual(expected, challenge.getProof().toByteArray())) {
       throw refuse(c, "the proof does not match: the other side does not know the session secret");
@@ -87,9 +93,11 @@ public final class Handshake {
         Frame.newBuilder()
             .setProof(
                 Proof.newBuilder()
-                    .setProof(ByteString.copyFrom(proof(secret, role, session, mine, theirs))))
+                    .setProof(
+                        ByteString.copyFrom(proof(secret, role, session, mine, theirs, binding))))
             .build());
-    expect(c, Frame.KindCase.AUTHENTICATED, timeout);
+    expect(c, Frame.KindCase.AUTHENTICATED, deadline);
+    c.authenticated();
   }
 
   /**
@@ -106,7 +114,9 @@ public final class Handshake {
       Function<String, Optional<SessionSecret>> secrets,
       Duration timeout)
       throws IOException {
-    Frame first = expect(c, Frame.KindCase.HELLO, timeout);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    byte[] binding = c.channelBinding();
+    Frame first = expect(c, Frame.KindCase.HELLO, deadline);
     Hello hello = first.getHello();
     if (hello.getVersion() != VERSION) {
       throw refuse(
@@ -136,24 +146,32 @@ public final class Handshake {
                     .setVersion(VERSION)
                     .setNonce(ByteString.copyFrom(mine))
                     .setProof(
-                        ByteString.copyFrom(proof(secret.get(), role, session, theirs, mine))))
+                        ByteString.copyFrom(
+                            proof(secret.get(), role, session, theirs, mine, binding))))
             .build());
-    Frame proof = expect(c, Frame.KindCase.PROOF, timeout);
-    byte[] expected = proof(secret.get(), other(role), session, theirs, mine);
+    Frame proof = expect(c, Frame.KindCase.PROOF, deadline);
+    byte[] expected = proof(secret.get(), other(role), session, theirs, mine, binding);
     if (!MessageDigest.isEqual(expected, proof.getProof().getProof().toByteArray())) {
       throw refuse(c, "the proof does not match: wrong session secret");
     }
     c.write(Frame.newBuilder().setAuthenticated(Authenticated.getDefaultInstance()).build());
+    c.authenticated();
     return session;
   }
 
   /**
    * The proof of the side in {@code role}: HMAC-SHA256 under the secret of {@code
-   * "sdm-frontend-protocol/1" 0x00 ROLE 0x00 SESSION 0x00 DIALER_NONCE ANSWERER_NONCE}, where ROLE
-   * is {@code master} or {@code front-end} and SESSION is UTF-8.
+   * "sdm-frontend-protocol/3" 0x00 ROLE 0x00 SESSION 0x00 DIALER_NONCE ANSWERER_NONCE BINDING},
+   * where ROLE is {@code master} or {@code front-end}, SESSION is UTF-8 and BINDING is {@link
+   * FrameConnection#channelBinding}.
    */
   static byte[] proof(
-      SessionSecret secret, Role role, String session, byte[] dialerNonce, byte[] answererNonce) {
+      SessionSecret secret,
+      Role role,
+      String session,
+      byte[] dialerNonce,
+      byte[] answererNonce,
+      byte[] binding) {
     ByteArrayOutputStream transcript = new ByteArrayOutputStream();
     transcript.writeBytes(("sdm-frontend-protocol/" + VERSION).getBytes(StandardCharsets.UTF_8));
     transcript.write(0);
@@ -163,15 +181,20 @@ public final class Handshake {
     transcript.write(0);
     transcript.writeBytes(dialerNonce);
     transcript.writeBytes(answererNonce);
+    transcript.writeBytes(binding);
     return secret.mac(transcript.toByteArray());
   }
 
   /** Reads the next frame, which must be of {@code kind}; a {@code Refused} ends the handshake. */
-  private static Frame expect(FrameConnection c, Frame.KindCase kind, Duration timeout)
+  private static Frame expect(FrameConnection c, Frame.KindCase kind, long deadline)
       throws IOException {
     Frame f;
     try {
-      f = c.read(timeout);
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new IOException("the handshake did not end in time");
+      }
+      f = c.read(Duration.ofNanos(left));
     } catch (FrameException e) {
       throw refuse(c, e.getMessage());
     } catch (IOException e) {

@@ -42,14 +42,14 @@ class FrameConnectionTest {
   @Test
   void queuedFramesArriveInOrderAndAGoodbyeClosesAfterThem() throws Exception {
     try (SocketPair pair = SocketPair.open()) {
-      FrameConnection sender = FrameConnection.over(pair.dialer());
+      FrameConnection sender = FrameConnection.plain(pair.dialer());
       Collector sent = new Collector();
       sender.start(sent, "test-sender");
       for (int i = 0; i < 1000; i++) {
         sender.send(progress(i));
       }
       sender.sendThenClose(progress(1000), "done");
-      FrameConnection receiver = FrameConnection.over(pair.answerer());
+      FrameConnection receiver = FrameConnection.plain(pair.answerer());
       Collector got = new Collector();
       receiver.start(got, "test-receiver");
       assertEquals("the other side closed the connection", got.closed.get(10, TimeUnit.SECONDS));
@@ -65,7 +65,7 @@ class FrameConnectionTest {
   @Test
   void malformedBytesAfterTheHandshakeAreRefusedAndTheListenerHearsItOnce() throws Exception {
     try (SocketPair pair = SocketPair.open()) {
-      FrameConnection c = FrameConnection.over(pair.answerer());
+      FrameConnection c = FrameConnection.plain(pair.answerer());
       Collector got = new Collector();
       c.start(got, "test");
       OutputStream out = pair.dialer().getOutputStream();
@@ -73,7 +73,7 @@ class FrameConnectionTest {
       out.flush();
       String reason = got.closed.get(10, TimeUnit.SECONDS);
       assertTrue(reason.startsWith("a frame that is not a protocol Frame"), reason);
-      FrameConnection other = FrameConnection.over(pair.dialer());
+      FrameConnection other = FrameConnection.plain(pair.dialer());
       assertEquals(reason, other.read(WAIT).getRefused().getReason());
       assertEquals(1, got.closings.size());
       assertTrue(c.isClosed());
@@ -83,7 +83,7 @@ class FrameConnectionTest {
   @Test
   void aSideThatDoesNotReadIsGivenUpOnOnceTooMuchWaits() throws Exception {
     try (SocketPair pair = SocketPair.open()) {
-      FrameConnection c = FrameConnection.over(pair.dialer(), Frames.DEFAULT_MAX_BYTES, 1 << 20);
+      FrameConnection c = FrameConnection.plain(pair.dialer(), Frames.DEFAULT_MAX_BYTES, 1 << 20);
       Collector got = new Collector();
       c.start(got, "test");
       Frame big =
@@ -102,7 +102,7 @@ class FrameConnectionTest {
   @Test
   void whenClosedCompletesWithTheReasonEvenWithoutAListener() throws Exception {
     try (SocketPair pair = SocketPair.open()) {
-      FrameConnection c = FrameConnection.over(pair.dialer());
+      FrameConnection c = FrameConnection.plain(pair.dialer());
       c.close("because");
       assertEquals("because", c.whenClosed().get(1, TimeUnit.SECONDS));
     }

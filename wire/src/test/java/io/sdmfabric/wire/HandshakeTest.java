@@ -25,7 +25,7 @@ class HandshakeTest {
   /** Runs the answerer's side on another thread; its result is the session or its failure. */
   private static CompletableFuture<String> answer(SocketPair pair, Role role, SessionSecret secret)
       throws IOException {
-    FrameConnection c = FrameConnection.over(pair.answerer());
+    FrameConnection c = FrameConnection.plain(pair.answerer());
     return CompletableFuture.supplyAsync(
         () -> {
           try {
@@ -50,7 +50,7 @@ class HandshakeTest {
   void aMasterThatDialsAndAFrontEndThatAnswersAuthenticateEachOther() throws Exception {
     try (SocketPair pair = SocketPair.open()) {
       CompletableFuture<String> frontEnd = answer(pair, Role.ROLE_FRONT_END, SECRET);
-      Handshake.dial(FrameConnection.over(pair.dialer()), Role.ROLE_MASTER, "job-1", SECRET, WAIT);
+      Handshake.dial(FrameConnection.plain(pair.dialer()), Role.ROLE_MASTER, "job-1", SECRET, WAIT);
       assertEquals("job-1", frontEnd.get(10, TimeUnit.SECONDS));
     }
   }
@@ -60,7 +60,7 @@ class HandshakeTest {
     try (SocketPair pair = SocketPair.open()) {
       CompletableFuture<String> master = answer(pair, Role.ROLE_MASTER, SECRET);
       Handshake.dial(
-          FrameConnection.over(pair.dialer()), Role.ROLE_FRONT_END, "job-1", SECRET, WAIT);
+          FrameConnection.plain(pair.dialer()), Role.ROLE_FRONT_END, "job-1", SECRET, WAIT);
       assertEquals("job-1", master.get(10, TimeUnit.SECONDS));
     }
   }
@@ -75,7 +75,7 @@ class HandshakeTest {
               IOException.class,
               () ->
                   Handshake.dial(
-                      FrameConnection.over(pair.dialer()),
+                      FrameConnection.plain(pair.dialer()),
                       Role.ROLE_MASTER,
                       "job-1",
                       SessionSecret.random(),
@@ -96,7 +96,7 @@ class HandshakeTest {
               IOException.class,
               () ->
                   Handshake.dial(
-                      FrameConnection.over(pair.dialer()),
+                      FrameConnection.plain(pair.dialer()),
                       Role.ROLE_MASTER,
                       "job-1",
                       SECRET,
@@ -115,7 +115,7 @@ class HandshakeTest {
               IOException.class,
               () ->
                   Handshake.dial(
-                      FrameConnection.over(pair.dialer()),
+                      FrameConnection.plain(pair.dialer()),
                       Role.ROLE_MASTER,
                       "job-2",
                       SECRET,
@@ -134,7 +134,7 @@ class HandshakeTest {
               IOException.class,
               () ->
                   Handshake.dial(
-                      FrameConnection.over(pair.dialer()),
+                      FrameConnection.plain(pair.dialer()),
                       Role.ROLE_MASTER,
                       "job-1",
                       SECRET,
@@ -153,7 +153,7 @@ class HandshakeTest {
       out.flush();
       assertTrue(failure(frontEnd).contains("over the limit"), failure(frontEnd));
       // The refusal arrives, then the end of the connection.
-      FrameConnection dialer = FrameConnection.over(pair.dialer());
+      FrameConnection dialer = FrameConnection.plain(pair.dialer());
       Frame refused = dialer.read(WAIT);
       assertTrue(refused.hasRefused(), refused.toString());
       assertThrows(java.io.EOFException.class, () -> dialer.read(WAIT));
@@ -164,7 +164,7 @@ class HandshakeTest {
   void anotherProtocolVersionIsRefusedSayingWhichThisSideSpeaks() throws Exception {
     try (SocketPair pair = SocketPair.open()) {
       CompletableFuture<String> frontEnd = answer(pair, Role.ROLE_FRONT_END, SECRET);
-      FrameConnection dialer = FrameConnection.over(pair.dialer());
+      FrameConnection dialer = FrameConnection.plain(pair.dialer());
       dialer.write(
           Frame.newBuilder()
               .setHello(
@@ -187,7 +187,7 @@ class HandshakeTest {
   @Test
   void aSilentDialerIsGivenUpOn() throws Exception {
     try (SocketPair pair = SocketPair.open()) {
-      FrameConnection c = FrameConnection.over(pair.answerer());
+      FrameConnection c = FrameConnection.plain(pair.answerer());
       IOException e =
           assertThrows(
               IOException.class,
