@@ -3,6 +3,7 @@ package io.sdmfabric.cli;
 import io.sdmfabric.connect.LaunchLine;
 import io.sdmfabric.connect.ReverseConnect;
 import io.sdmfabric.frontend.Durations;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.HostPort;
 import java.io.IOException;
@@ -93,9 +94,10 @@ final class ConnectCommand implements Callable<Integer> {
     } else if (outcome instanceof ReverseConnect.Rejected r) {
       err.println(
           "sdm connect: reverse connect request rejected"
-              + (r.reason().isBlank() ? "" : ": " + r.reason()));
+              + (r.reason().isBlank() ? "" : ": " + TerminalText.escape(r.reason())));
     } else if (outcome instanceof ReverseConnect.Failed f) {
-      err.println("sdm connect: " + f.why());
+      // A failed handshake may quote the other side's reason: text a stranger chose.
+      err.println("sdm connect: " + TerminalText.escape(f.why()));
     }
     return outcome.succeeded() ? 0 : 1;
   }

@@ -117,13 +117,17 @@ public final class ConnectDirectory {
   public Optional<Answer> answer(String id) throws IOException {
     Properties p = new Properties();
     try {
-      p.load(new StringReader(Files.readString(dir.resolve(id + ".reject"))));
+      p.load(
+          new StringReader(
+              PrivateDirectory.readSmall(dir.resolve(id + ".reject"), ConnectRequest.MAX_BYTES)));
       return Optional.of(new Rejected(p.getProperty("reason", "")));
     } catch (NoSuchFileException e) {
       // Not rejected.
     }
     try {
-      p.load(new StringReader(Files.readString(dir.resolve(id + ".accept"))));
+      p.load(
+          new StringReader(
+              PrivateDirectory.readSmall(dir.resolve(id + ".accept"), ConnectRequest.MAX_BYTES)));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }

@@ -1,5 +1,6 @@
 package io.sdmfabric.connect;
 
+import io.sdmfabric.runtime.PrivateDirectory;
 import io.sdmfabric.wire.SessionSecret;
 import java.io.IOException;
 import java.io.StringReader;
@@ -7,7 +8,6 @@ import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -43,6 +43,9 @@ public record ConnectRequest(
     List<String> command,
     String job,
     SessionSecret secret) {
+
+  /** The largest request file read: a request is a few hundred bytes and its command line. */
+  static final int MAX_BYTES = 64 << 10;
 
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
@@ -140,7 +143,7 @@ public record ConnectRequest(
    */
   static ConnectRequest read(Path file) throws IOException {
     Properties p = new Properties();
-    p.load(new StringReader(Files.readString(file)));
+    p.load(new StringReader(PrivateDirectory.readSmall(file, MAX_BYTES)));
     try {
       int count = Integer.parseInt(required(p, "command.count", file));
       List<String> command = new ArrayList<>();

@@ -9,6 +9,7 @@ import io.sdmfabric.frontend.ProgramLoad;
 import io.sdmfabric.frontend.RemoteSession;
 import io.sdmfabric.frontend.TextRenderer;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.HostPort;
 import io.sdmfabric.wire.Protos;
@@ -63,6 +64,7 @@ public final class ListenConsole implements AutoCloseable {
   private final List<Accepted> sessions = new ArrayList<>();
   private final Set<String> announced = new HashSet<>();
   private final Thread watcher;
+  private final java.util.Set<String> warned = new java.util.HashSet<>();
   private volatile boolean closing;
   private Accepted active;
   private int nextNumber = 1;
@@ -96,9 +98,17 @@ public final class ListenConsole implements AutoCloseable {
     }
   }
 
+  /**
+   * Prints one line of sdm listen's own, which may hold text that others chose (a request's fields,
+   * a peer's reason, a master's progress): escaped, so that it stays one harmless line.
+   */
+  private void say(String line) {
+    out.println(TerminalText.escape(line));
+  }
+
   /** Starts announcing requests as they arrive. */
   public void start() {
-    out.println(
+    say(
         "sdm listen: waiting for requests of sdm connect in "
             + dir.dir()
             + "; masters connect to "
@@ -187,10 +197,10 @@ public final class ListenConsole implements AutoCloseable {
       throw new IllegalArgumentException("requests takes nothing, or: wait [TIMEOUT]");
     }
     if (pending.isEmpty()) {
-      out.println("no requests waiting");
+      say("no requests waiting");
     }
     for (ConnectRequest r : pending) {
-      out.println("request " + r.id() + ": " + r.describe());
+      say("request " + r.id() + ": " + r.describe());
     }
   }
 
@@ -215,13 +225,12 @@ public final class ListenConsole implements AutoCloseable {
     }
     ConnectRequest r = pick(id);
     if (!asker.confirm("accept request " + r.id() + " from " + r.describe() + "? [y/N] ")) {
-      out.println(
-          "request " + r.id() + " not accepted; it still waits (reject " + r.id() + " to say no)");
+      say("request " + r.id() + " not accepted; it still waits (reject " + r.id() + " to say no)");
       return;
     }
     CompletableFuture<FrameConnection> connected = listener.expect(r.id(), r.secret());
     dir.accept(r.id(), listener.address(), via);
-    out.println(
+    say(
         "accepted request "
             + r.id()
             + ": waiting for its master to connect to "
@@ -243,7 +252,7 @@ public final class ListenConsole implements AutoCloseable {
               + "? If not, start sdm relay on a node both reach and use sdm connect --via");
     }
     RemoteSession session =
-        RemoteSession.open(c, line -> out.println("request " + r.id() + ": " + line), START_LIMIT);
+        RemoteSession.open(c, line -> say("request " + r.id() + ": " + line), START_LIMIT);
     open(r, session);
   }
 
@@ -262,7 +271,7 @@ public final class ListenConsole implements AutoCloseable {
     }
     Welcome w = session.welcome();
     RankSet missing = Protos.fromProto(w.getMissing());
-    out.println(
+    say(
         "session "
             + number
             + ": "
@@ -295,7 +304,7 @@ public final class ListenConsole implements AutoCloseable {
     ConnectRequest r = pick(id);
     String reason = String.join(" ", List.of(words).subList(reasonFrom, words.length));
     dir.reject(r.id(), reason);
-    out.println("rejected request " + r.id());
+    say("rejected request " + r.id());
   }
 
   /** The request {@code id} names (a prefix will do), or the only one waiting. */
@@ -323,10 +332,10 @@ public final class ListenConsole implements AutoCloseable {
 
   private synchronized void listSessions() {
     if (sessions.isEmpty()) {
-      out.println("no sessions");
+      say("no sessions");
     }
     for (Accepted s : sessions) {
-      out.println(
+      say(
           (s == active ? "* " : "  ")
               + "session "
               + s.number()
@@ -367,7 +376,7 @@ public final class ListenConsole implements AutoCloseable {
 
   /** Ends session {@code s} at the user's word: its job ends, or it is detached. */
   private void end(Accepted s) {
-    out.println("session " + s.number() + ": ending");
+    say("session " + s.number() + ": ending");
     s.session().close();
     ended(s, s.session().ended().getNow("ended"));
   }
@@ -384,13 +393,23 @@ public final class ListenConsole implements AutoCloseable {
         active = sessions.isEmpty() ? null : sessions.get(sessions.size() - 1);
       }
       if (!closing) {
-        out.println("session " + s.number() + " ended: " + reason);
+        say("session " + s.number() + " ended: " + reason);
       }
     }
   }
 
+  /** The requests waiting; each problem with the directory's files is said once. */
   private List<ConnectRequest> pending() throws IOException {
-    return dir.pending(w -> out.println("sdm listen: " + w));
+    return dir.pending(
+        w -> {
+          boolean isNew;
+          synchronized (warned) {
+            isNew = warned.add(w);
+          }
+          if (isNew) {
+            say("sdm listen: " + w);
+          }
+        });
   }
 
   private void watch() {
@@ -418,7 +437,7 @@ public final class ListenConsole implements AutoCloseable {
         isNew = announced.add(r.id());
       }
       if (isNew) {
-        out.println(
+        say(
             "request "
                 + r.id()
                 + ": "

@@ -108,4 +108,30 @@ class ConnectDirectoryTest {
     IOException e = assertThrows(IOException.class, () -> ConnectDirectory.open(home));
     assertTrue(e.getMessage().contains("symbolic link"), e.getMessage());
   }
+
+  @Test
+  void requestsThatAreLinksFifosOrHugeAreRefusedUnreadAndTheRealOneIsStillListed()
+      throws Exception {
+    ConnectDirectory dir = ConnectDirectory.open(tmp.resolve(".sdm"));
+    ConnectRequest real = ConnectRequest.fromHere(List.of("srun", "./app"));
+    dir.submit(real);
+    Path elsewhere = tmp.resolve("elsewhere.request");
+    Files.writeString(elsewhere, real.toText().replace(real.id(), "0badc0de"));
+    Files.createSymbolicLink(dir.dir().resolve("deadbeef.request"), Path.of("/dev/zero"));
+    Files.createSymbolicLink(dir.dir().resolve("0badc0de.request"), elsewhere);
+    Path fifo = dir.dir().resolve("f1f0f1f0.request");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    assertEquals(0, mkfifo.waitFor());
+    Files.write(dir.dir().resolve("0123abcd.request"), new byte[ConnectRequest.MAX_BYTES + 1]);
+
+    List<String> warnings = new ArrayList<>();
+    List<ConnectRequest> pending = dir.pending(warnings::add);
+
+    assertEquals(List.of(real.id()), pending.stream().map(ConnectRequest::id).toList());
+    assertEquals(4, warnings.size(), warnings.toString());
+    assertTrue(
+        warnings.stream().filter(w -> w.contains("not a regular file")).count() == 3,
+        warnings.toString());
+    assertTrue(warnings.stream().anyMatch(w -> w.contains("over the limit")), warnings.toString());
+  }
 }

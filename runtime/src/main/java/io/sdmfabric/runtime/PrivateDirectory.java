@@ -98,4 +98,46 @@ public final class PrivateDirectory {
       Files.deleteIfExists(tmp);
     }
   }
+
+  /**
+   * The text of {@code file}, a small file of this user's: a regular file (never followed through a
+   * symbolic link, never a FIFO or a device), owned by the user, writable by nobody else, of at
+   * most {@code limit} bytes.
+   *
+   * @throws java.nio.file.NoSuchFileException when it is not there
+   * @throws IOException when it is not such a file; the message names it and says why
+   */
+  public static String readSmall(Path file, int limit) throws IOException {
+    java.nio.file.attribute.PosixFileAttributes attributes =
+        Files.readAttributes(
+            file, java.nio.file.attribute.PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (!attributes.isRegularFile()) {
+      throw new IOException(
+          file + " is not a regular file (a symbolic link, a FIFO or a device is not read)");
+    }
+    String me = System.getProperty("user.name");
+    if (!attributes.owner().getName().equals(me)) {
+      throw new IOException(file + " is owned by " + attributes.owner().getName() + ", not " + me);
+    }
+    if (attributes.permissions().contains(PosixFilePermission.GROUP_WRITE)
+        || attributes.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
+      throw new IOException(file + " is writable by others");
+    }
+    if (attributes.size() > limit) {
+      throw new IOException(
+          file + " has " + attributes.size() + " bytes, over the limit of " + limit);
+    }
+    byte[] bytes;
+    try (java.nio.channels.SeekableByteChannel in =
+            Files.newByteChannel(
+                file, Set.of(java.nio.file.StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+        java.io.InputStream stream = java.nio.channels.Channels.newInputStream(in)) {
+      // It may have grown since: read no more than the limit and one byte.
+      bytes = stream.readNBytes(limit + 1);
+    }
+    if (bytes.length > limit) {
+      throw new IOException(file + " is over the limit of " + limit + " bytes");
+    }
+    return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+  }
 }
