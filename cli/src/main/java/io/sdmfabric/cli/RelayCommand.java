@@ -48,6 +48,14 @@ final class RelayCommand implements Callable<Integer> {
       description = "connections at once; more are closed as they come (default: ${DEFAULT-VALUE})")
   int maxConnections = Relay.Options.defaults().maxConnections();
 
+  @Option(
+      names = "--max-per-source",
+      paramLabel = "N",
+      description =
+          "connections at once from one address, so that one host cannot take every slot"
+              + " (default: ${DEFAULT-VALUE})")
+  int maxPerSource = Relay.Options.defaults().maxPerSource();
+
   private final PrintStream err;
 
   RelayCommand(PrintStream err) {
@@ -64,6 +72,9 @@ final class RelayCommand implements Callable<Integer> {
     }
     if (maxConnections < 1) {
       return usage("--max-connections must be at least 1, not " + maxConnections);
+    }
+    if (maxPerSource < 1) {
+      return usage("--max-per-source must be at least 1, not " + maxPerSource);
     }
     HostPort where;
     HostPort target;
@@ -82,7 +93,7 @@ final class RelayCommand implements Callable<Integer> {
     } catch (UnknownHostException e) {
       return usage("cannot resolve the address to listen on, " + where.host());
     }
-    Relay.Options options = Relay.Options.defaults().withMaxConnections(maxConnections);
+    Relay.Options options = Relay.Options.defaults().withLimits(maxConnections, maxPerSource);
     Relay relay;
     try {
       relay = Relay.start(address, target, quiet ? options.quiet() : options, this::say);
@@ -94,6 +105,14 @@ final class RelayCommand implements Callable<Integer> {
     // SIGINT and SIGTERM run the JVM's shutdown hooks: this one ends every connection and thread.
     Runtime.getRuntime().addShutdownHook(new Thread(relay::close, "sdm-relay-shutdown"));
     say("forwarding " + HostPort.of(relay.address()) + " -> " + target);
+    if (relay.address().getAddress().isAnyLocalAddress()) {
+      // The default: a login node's compute-facing interface is not knowable from here. What
+      // crosses the relay is TLS, authenticated end to end; the relay itself bounds what strangers
+      // can hold (per address, silent, idle and half-closed connections).
+      say(
+          "listening on every interface of this host; name one with --listen ADDR:PORT (the"
+              + " address the compute nodes reach) to be reachable there only");
+    }
     relay.awaitClosed();
     return 0;
   }

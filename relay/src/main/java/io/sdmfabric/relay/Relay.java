@@ -37,8 +37,11 @@ import java.util.function.Consumer;
  *       Socket#shutdownOutput}); the pair is closed once both directions have ended. An error on
  *       either side closes both at once.
  *   <li>When the target cannot be reached, the accepted connection is closed at once and the log
- *       says why. Beyond {@link Options#maxConnections} pairs at once, new connections are closed
- *       at once too.
+ *       says why. Beyond {@link Options#maxConnections} pairs at once, or {@link
+ *       Options#maxPerSource} from one address, new connections are closed at once too.
+ *   <li>A pair that has carried not a byte either way within {@link Options#firstByteTimeout}, that
+ *       then carries no byte for {@link Options#idleTimeout}, or that stays half-closed for {@link
+ *       Options#halfCloseTimeout}, is closed. So idle sockets cannot hold the relay's slots.
  *   <li>{@link #close} closes the listening socket and every connection, and returns once every
  *       thread of the relay has ended.
  * </ul>
@@ -58,34 +61,91 @@ public final class Relay implements AutoCloseable {
    *
    * @param bufferBytes the buffer of each direction of a pair: the most the relay holds of it
    * @param maxConnections the most pairs at once; more connections are closed as they come
+   * @param maxPerSource the most pairs at once from one address, so that one host cannot take every
+   *     slot
    * @param connectTimeout how long to wait for the target to accept a connection
+   * @param firstByteTimeout how long a new pair may carry nothing: a session's first bytes (a
+   *     master's TLS hello) come at once
+   * @param idleTimeout how long a pair may carry no byte either way before it is closed
+   * @param halfCloseTimeout how long a pair may stay open once one side has ended its stream
    * @param logConnections whether to log a line for each connection opened and closed (failures are
    *     always logged)
    */
   public record Options(
-      int bufferBytes, int maxConnections, Duration connectTimeout, boolean logConnections) {
+      int bufferBytes,
+      int maxConnections,
+      int maxPerSource,
+      Duration connectTimeout,
+      Duration firstByteTimeout,
+      Duration idleTimeout,
+      Duration halfCloseTimeout,
+      boolean logConnections) {
     public Options {
-      if (bufferBytes < 1 || maxConnections < 1) {
-        throw new IllegalArgumentException("the buffer and the connection limit must be positive");
+      if (bufferBytes < 1 || maxConnections < 1 || maxPerSource < 1) {
+        throw new IllegalArgumentException("the buffer and the connection limits must be positive");
       }
-      if (connectTimeout.isNegative() || connectTimeout.isZero()) {
-        throw new IllegalArgumentException("the connect timeout must be positive");
+      for (Duration d : List.of(connectTimeout, firstByteTimeout, idleTimeout, halfCloseTimeout)) {
+        if (d.isNegative() || d.isZero()) {
+          throw new IllegalArgumentException("every timeout must be positive");
+        }
       }
     }
 
-    /** 64 KiB per direction, 256 connections, 10 s to connect, a line per connection. */
+    /**
+     * 64 KiB per direction; 256 connections, 16 from one address (a compute node runs few debug
+     * sessions at once); 10 s to connect to the target; 30 s for a new connection's first byte; 12
+     * hours without a byte (a debug session may sit a working day while its user reads code: the
+     * front-end protocol sends nothing meanwhile); 60 s half-closed; a line per connection.
+     */
     public static Options defaults() {
-      return new Options(64 * 1024, 256, Duration.ofSeconds(10), true);
+      return new Options(
+          64 * 1024,
+          256,
+          16,
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(30),
+          Duration.ofHours(12),
+          Duration.ofSeconds(60),
+          true);
     }
 
     /** The same, without the lines for connections opened and closed. */
     public Options quiet() {
-      return new Options(bufferBytes, maxConnections, connectTimeout, false);
+      return new Options(
+          bufferBytes,
+          maxConnections,
+          maxPerSource,
+          connectTimeout,
+          firstByteTimeout,
+          idleTimeout,
+          halfCloseTimeout,
+          false);
     }
 
-    /** The same with another connection limit. */
-    public Options withMaxConnections(int max) {
-      return new Options(bufferBytes, max, connectTimeout, logConnections);
+    /** The same with other connection limits. */
+    public Options withLimits(int max, int perSource) {
+      return new Options(
+          bufferBytes,
+          max,
+          perSource,
+          connectTimeout,
+          firstByteTimeout,
+          idleTimeout,
+          halfCloseTimeout,
+          logConnections);
+    }
+
+    /** The same with other timeouts for silent, idle and half-closed connections. */
+    public Options withTimeouts(Duration firstByte, Duration idle, Duration halfClosed) {
+      return new Options(
+          bufferBytes,
+          maxConnections,
+          maxPerSource,
+          connectTimeout,
+          firstByte,
+          idle,
+          halfClosed,
+          logConnections);
     }
   }
 
@@ -102,6 +162,7 @@ public final class Relay implements AutoCloseable {
   // Guarded by this: a connection is admitted, and its first thread started, only while open, so
   // that close() sees every thread it must end.
   private final Set<Pair> pairs = new HashSet<>();
+  private final java.util.Map<java.net.InetAddress, Integer> bySource = new java.util.HashMap<>();
   private boolean closed;
 
   private Relay(
@@ -242,9 +303,12 @@ public final class Relay implements AutoCloseable {
         closeQuietly(client);
         return;
       }
-      if (pairs.size() < options.maxConnections()) {
+      java.net.InetAddress source = client.getInetAddress();
+      int fromSource = bySource.getOrDefault(source, 0);
+      if (pairs.size() < options.maxConnections() && fromSource < options.maxPerSource()) {
         Pair pair = new Pair(ids.incrementAndGet(), client);
         pairs.add(pair);
+        bySource.put(source, fromSource + 1);
         pair.up.start();
         return;
       }
@@ -253,13 +317,16 @@ public final class Relay implements AutoCloseable {
         "refused "
             + peer(client)
             + ": "
-            + options.maxConnections()
-            + " connections are open already");
+            + (connections() >= options.maxConnections()
+                ? options.maxConnections() + " connections are open already"
+                : options.maxPerSource() + " connections from its address are open already"));
     closeQuietly(client);
   }
 
   private synchronized void remove(Pair pair) {
-    pairs.remove(pair);
+    if (pairs.remove(pair)) {
+      bySource.computeIfPresent(pair.client.getInetAddress(), (a, n) -> n == 1 ? null : n - 1);
+    }
   }
 
   /**
@@ -277,6 +344,9 @@ public final class Relay implements AutoCloseable {
     private final AtomicLong downBytes = new AtomicLong();
     private final AtomicInteger running = new AtomicInteger(2);
     private final AtomicReference<String> failure = new AtomicReference<>();
+    private final long opened = System.nanoTime();
+    private final AtomicLong lastByte = new AtomicLong(opened);
+    private final AtomicLong halfClosedAt = new AtomicLong();
 
     Pair(long id, Socket client) {
       this.id = id;
@@ -332,10 +402,25 @@ public final class Relay implements AutoCloseable {
       try {
         InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream();
+        // Reads wake up now and then to see whether the pair has been idle or half-closed too long.
+        from.setSoTimeout(
+            (int)
+                Math.max(
+                    50,
+                    Math.min(
+                            options.idleTimeout().toMillis(), options.halfCloseTimeout().toMillis())
+                        / 4));
         while (true) {
           int n;
           try {
             n = in.read(buffer);
+          } catch (java.net.SocketTimeoutException e) {
+            String overdue = overdue();
+            if (overdue == null) {
+              continue;
+            }
+            fail(overdue);
+            return;
           } catch (IOException e) {
             fail(fromName + ": " + describe(e));
             return;
@@ -343,6 +428,7 @@ public final class Relay implements AutoCloseable {
           if (n < 0) {
             break;
           }
+          lastByte.set(System.nanoTime());
           try {
             out.write(buffer, 0, n);
           } catch (IOException e) {
@@ -351,6 +437,7 @@ public final class Relay implements AutoCloseable {
           }
           count.addAndGet(n);
         }
+        halfClosedAt.compareAndSet(0, System.nanoTime());
         to.shutdownOutput();
       } catch (IOException e) {
         fail(toName + ": " + describe(e));
@@ -359,6 +446,23 @@ public final class Relay implements AutoCloseable {
           end();
         }
       }
+    }
+
+    /** Why the pair must close now: silent, idle or half-closed for too long; null if none. */
+    private String overdue() {
+      long now = System.nanoTime();
+      if (upBytes.get() + downBytes.get() == 0
+          && now - opened > options.firstByteTimeout().toNanos()) {
+        return "not a byte either way within " + options.firstByteTimeout().toSeconds() + " s";
+      }
+      long half = halfClosedAt.get();
+      if (half != 0 && now - half > options.halfCloseTimeout().toNanos()) {
+        return "half-closed for more than " + options.halfCloseTimeout().toSeconds() + " s";
+      }
+      if (now - lastByte.get() > options.idleTimeout().toNanos()) {
+        return "idle for more than " + options.idleTimeout().toSeconds() + " s";
+      }
+      return null;
     }
 
     private void fail(String why) {

@@ -245,7 +245,7 @@ class RelayTest {
         Relay.start(
             new InetSocketAddress(LOOPBACK, 0),
             new HostPort(LOOPBACK.getHostAddress(), target.getLocalPort()),
-            Relay.Options.defaults().withMaxConnections(2),
+            Relay.Options.defaults().withLimits(2, 2),
             log::add);
     List<Socket> admitted = List.of(connect(), connect());
     for (int i = 0; i < admitted.size(); i++) {
@@ -334,6 +334,64 @@ class RelayTest {
     assertEquals(new Received(written, pattern.digest()), got);
   }
 
+  @Test
+  void idleSocketsFromOneAddressCannotTakeTheSlotsOfARealSession() throws Exception {
+    relayTo(
+        echo().getLocalPort(),
+        Relay.Options.defaults()
+            .withLimits(256, 4)
+            .withTimeouts(Duration.ofSeconds(2), Duration.ofHours(1), Duration.ofSeconds(60))
+            .quiet());
+    InetAddress attacker = InetAddress.getByName("127.0.0.2");
+    List<Socket> idle = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      Socket s = new Socket(relay.address().getAddress(), relay.address().getPort(), attacker, 0);
+      open.add(s);
+      s.setSoTimeout((int) BOUND.toMillis());
+      idle.add(s);
+    }
+    await(() -> relay.connections() == 4, "4 of the attacker's connections admitted");
+    // A real session, from another address, while the attacker holds all it may.
+    Socket real = connect();
+    real.getOutputStream().write("ping".getBytes(StandardCharsets.US_ASCII));
+    assertEquals(
+        "ping", new String(real.getInputStream().readNBytes(4), StandardCharsets.US_ASCII));
+    // The attacker's connections end: 16 at once, the 4 admitted when they stayed silent.
+    for (Socket s : idle) {
+      assertEnded(s, "an idle connection of the attacker");
+    }
+    assertTrue(
+        log.stream().anyMatch(l -> l.contains("connections from its address are open already")),
+        log.toString());
+    assertTrue(log.stream().anyMatch(l -> l.contains("not a byte either way")), log.toString());
+    real.getOutputStream().write('!');
+    assertEquals('!', real.getInputStream().read());
+  }
+
+  @Test
+  void aPairThatGoesIdleOrStaysHalfClosedIsClosed() throws Exception {
+    relayTo(
+        echo().getLocalPort(),
+        Relay.Options.defaults()
+            .withLimits(256, 256)
+            .withTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(2))
+            .quiet());
+    Socket idle = connect();
+    idle.getOutputStream().write('x');
+    assertEquals('x', idle.getInputStream().read());
+    assertEnded(idle, "a pair idle past its timeout");
+
+    // The echo server never closes its side: the relay does, once the client's side has ended.
+    Socket half = connect();
+    half.getOutputStream().write('y');
+    assertEquals('y', half.getInputStream().read());
+    half.shutdownOutput();
+    assertEnded(half, "a half-closed pair past its timeout");
+    await(() -> relay.connections() == 0, "no pair left");
+    assertTrue(log.stream().anyMatch(l -> l.contains("idle for more than")), log.toString());
+    assertTrue(log.stream().anyMatch(l -> l.contains("half-closed for more than")), log.toString());
+  }
+
   // ---------------------------------------------------------------------------------- helpers
 
   /** What a server does with each connection it accepts, on a thread of its own. */
@@ -366,13 +424,32 @@ class RelayTest {
     return server;
   }
 
+  /** A relay to {@code port} with the default options but for the limit per address. */
   private void relayTo(int port) throws IOException {
+    // Every connection of these tests comes from loopback: one address.
+    relayTo(port, Relay.Options.defaults().withLimits(256, 256));
+  }
+
+  private void relayTo(int port, Relay.Options options) throws IOException {
     relay =
         Relay.start(
             new InetSocketAddress(LOOPBACK, 0),
             new HostPort(LOOPBACK.getHostAddress(), port),
-            Relay.Options.defaults(),
+            options,
             log::add);
+  }
+
+  /** An echo server: each connection gets back what it sent, until it closes. */
+  private ServerSocket echo() throws IOException {
+    return serve(
+        s -> {
+          InputStream in = s.getInputStream();
+          OutputStream out = s.getOutputStream();
+          for (int b; (b = in.read()) >= 0; ) {
+            out.write(b);
+            out.flush();
+          }
+        });
   }
 
   /** A connection to the relay whose reads give up after {@link #BOUND}. */
