@@ -11,10 +11,21 @@ fi
 size=${OMPI_COMM_WORLD_SIZE:-${PMIX_SIZE:-${PMI_SIZE:-${SLURM_NTASKS:-}}}}
 export SDM_RANK="$rank" SDM_SIZE="$size"
 umask 077
-mkdir -p "$spool" || exit 127
+# The spool must be this user's alone: made here (mkdir fails if it is there), or found as the
+# directory another rank of this node made: owned by this user, not a link, mode 0700. One that
+# another user made first, or a link, is refused rather than written into.
+if ! mkdir "$spool" 2>/dev/null; then
+  if [ ! -d "$spool" ] || [ -L "$spool" ] || [ "$(stat -c %u "$spool")" != "$(id -u)" ] \
+    || [ $(( 0$(stat -c %a "$spool") & 077 )) -ne 0 ]; then
+    echo "sdm: the spool directory $spool on $(hostname) is not this user's alone (another user's, a link, or open to others): rank $rank does not start" >&2
+    exit 127
+  fi
+fi
 if [ "$rank" = 0 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
   echo "sdm-job $SLURM_JOB_ID ${SLURM_STEP_NODELIST:-${SLURM_JOB_NODELIST:-}} ${SLURM_STEP_NUM_NODES:-${SLURM_JOB_NUM_NODES:-1}}"
 fi
-echo $$ >"$spool/.rank.$rank" && mv -f "$spool/.rank.$rank" "$spool/rank.$rank" || exit 127
+# Created exclusively (noclobber: O_EXCL), so that nothing planted there is written through.
+rm -f "$spool/.rank.$rank"
+(set -C; echo $$ >"$spool/.rank.$rank") && mv -f "$spool/.rank.$rank" "$spool/rank.$rank" || exit 127
 kill -STOP $$
 exec "$@"
