@@ -120,7 +120,7 @@ public final class FrontEndListener implements AutoCloseable {
       handshakes.execute(
           () -> {
             try {
-              authenticate(s);
+              authenticate(s, deadline);
             } finally {
               deadline.cancel(false);
               release(source);
@@ -150,7 +150,11 @@ public final class FrontEndListener implements AutoCloseable {
     return pending;
   }
 
-  private void authenticate(Socket s) {
+  /**
+   * The handshake of one connection; {@code deadline} closes its socket when the handshake takes
+   * too long, and is called off before the connection is handed on.
+   */
+  private void authenticate(Socket s, java.util.concurrent.Future<?> deadline) {
     FrameConnection c;
     try {
       c = FrameConnection.accept(s, Handshake.TIMEOUT);
@@ -170,6 +174,10 @@ public final class FrontEndListener implements AutoCloseable {
               Role.ROLE_FRONT_END,
               session -> Optional.ofNullable(expected.get(session)).map(Expected::secret),
               Handshake.TIMEOUT);
+      if (!deadline.cancel(false)) {
+        c.close("the handshake's deadline passed");
+        return;
+      }
       Expected e = expected.remove(id);
       if (e == null || !e.connection().complete(c)) {
         c.refuse("request " + id + " has been reached already");
