@@ -432,6 +432,11 @@ public final class Relay implements AutoCloseable {
           try {
             out.write(buffer, 0, n);
           } catch (IOException e) {
+            if (halfClosedAt.get() != 0) {
+              // The side written to had ended its stream and has gone since: what was still on
+              // its way to it (a TLS close_notify, say) has no one to read it. A normal end.
+              return;
+            }
             fail(toName + ": " + describe(e));
             return;
           }

@@ -44,6 +44,10 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * instead: it replaces dead servers by stand-ins and sends the nodes next to them new routing
  * ({@link Rewire}).
  *
+ * <p>A command whose id is not newer than the last one it took is refused (logged): the master
+ * numbers commands in order, and a node hears them in order from its parent, so such a command is a
+ * copy.
+ *
  * <p>Unsolicited events (stops, exits, output) are merged the same way within a window ({@link
  * FabricConfig#eventWindow()}) that counts from when the first of them was reported, plus a tenth
  * of it per tree level for siblings' batches to meet: the latency is about one window, where the C
@@ -185,6 +189,14 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   private ActorRef<Up> parent;
   private ChildLink[] children = NO_CHILDREN;
   private RankSet lost = RankSet.empty();
+
+  /**
+   * The id of the newest command this node took. The master numbers commands 1, 2, ... and each
+   * node hears them in that order from its parent, so a command whose id is not newer is a copy
+   * (over aeron-udp, a sealed message replayed to this JVM from another's traffic) and is refused.
+   */
+  private long newestCommand = Long.MIN_VALUE;
+
   private Map<Long, Pending> pending;
   private ReplyMerger events;
   private long
@@ -315,6 +327,16 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   }
 
   private void onExecute(Execute command) {
+    if (command.id() <= newestCommand) {
+      context
+          .getLog()
+          .warn(
+              "command {} refused: not newer than command {} (a copy of one already taken)",
+              command.id(),
+              newestCommand);
+      return;
+    }
+    newestCommand = command.id();
     int expected = 0;
     List<ReplyGroup> lostReplies = null;
     for (ChildLink child : children) {

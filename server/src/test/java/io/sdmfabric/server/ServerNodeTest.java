@@ -117,6 +117,28 @@ class ServerNodeTest {
   }
 
   @Test
+  void aCopyOfACommandAlreadyTakenOrAnOlderOneIsRefused() {
+    java.util.concurrent.atomic.AtomicInteger runs =
+        new java.util.concurrent.atomic.AtomicInteger();
+    Tree t =
+        tree(
+            3,
+            (rank, body) -> {
+              runs.incrementAndGet();
+              return ScriptedBackend.ok(rank, body);
+            });
+    ServerNode.Execute five = new ServerNode.Execute(5, RankSet.all(3), 0, PRINT_X);
+    t.root().tell(five);
+    await(t, 5, RankSet.all(3));
+    t.root().tell(five);
+    t.root().tell(new ServerNode.Execute(4, RankSet.all(3), 0, PRINT_X));
+    // A fence: await fails on any reply to 5 or 4 before 6's.
+    t.root().tell(new ServerNode.Execute(6, RankSet.all(3), 0, PRINT_X));
+    await(t, 6, RankSet.all(3));
+    assertEquals(6, runs.get());
+  }
+
+  @Test
   void commandsReachOnlyTheirDestinationAndTheSubtreesOnTheWay() {
     int ranks = 1000;
     for (RankSet dest : List.of(RankSet.of(517), RankSet.of(1, 17, 400, 999), RankSet.all(ranks))) {
