@@ -30,14 +30,15 @@ import java.util.regex.Pattern;
 
 /**
  * What {@code sdm relay} costs a connection, on loopback: the same measurements over a direct
- * connection and through the relay, side by side in one run. The server (a sink and an echo) and
- * the clients run in this JVM; the relay is the fat jar in its own JVM ({@code java -jar
- * cli/target/sdm.jar relay --quiet}, default JVM settings), as on a login node. One line per
- * measurement:
+ * connection and through the relay, side by side in one run, in raw bytes ({@code direct}, {@code
+ * relay}) and in the front-end protocol as sdm runs it, TLS and frames ({@code tls-direct}, {@code
+ * tls-relay}, see {@link ProtectedStreams}). The server (a sink and an echo) and the clients run in
+ * this JVM; the relay is the fat jar in its own JVM ({@code java -jar cli/target/sdm.jar relay
+ * --quiet}, default JVM settings), as on a login node. One line per measurement:
  *
  * <pre>
- * path=direct|relay round=I connections=C mb=M seconds=.. mb_s=.. relay_cpu_s_per_gb=..
- * path=direct|relay round=I pings=N rtt_p50_us=.. rtt_p99_us=..
+ * path=direct|relay|tls-direct|tls-relay round=I connections=C mb=M seconds=.. mb_s=.. relay_cpu_s_per_gb=..
+ * path=direct|relay|tls-direct|tls-relay round=I pings=N rtt_p50_us=.. rtt_p99_us=..
  * </pre>
  *
  * and a table at the end with the range over the rounds. Throughput: C connections at once send M
@@ -45,7 +46,7 @@ import java.util.regex.Pattern;
  * byte of every connection (it answers one byte after the end of each). Round trip: 64 bytes there
  * and back on one connection, one at a time, after as many unmeasured ones; TCP_NODELAY on both
  * ends. relay_cpu = the relay JVM's CPU time during the transfer, per GB. The rounds alternate
- * which path goes first, so that both see the same moments of a noisy machine. The relay is warmed
+ * which path goes first, so that all see the same moments of a noisy machine. The relay is warmed
  * up (its JIT) before the first round; its peak RSS (VmHWM) is printed at the end.
  *
  * <p>Run with {@code bench/run relay [--connections 1,8] [--mb 1000] [--pings 20000] [--rounds 3]}.
@@ -77,31 +78,38 @@ public final class RelayRunner {
     }
     Path jar = Path.of("cli/target/sdm.jar").toAbsolutePath();
     ExecutorService pool = Executors.newCachedThreadPool();
-    try (ServerSocket server = new ServerSocket(0, 128, LOOPBACK)) {
+    byte[] chunk = new byte[CHUNK];
+    new SplittableRandom(1).nextBytes(chunk);
+    try (ServerSocket server = new ServerSocket(0, 128, LOOPBACK);
+        ServerSocket protectedServer = new ServerSocket(0, 128, LOOPBACK)) {
       pool.submit(() -> serve(server, pool));
+      pool.submit(() -> ProtectedStreams.serve(protectedServer, pool));
       InetSocketAddress direct = new InetSocketAddress(LOOPBACK, server.getLocalPort());
       Process relay = startRelay(jar, server.getLocalPort());
+      Process protectedRelay = startRelay(jar, protectedServer.getLocalPort());
       try {
         InetSocketAddress relayed = new InetSocketAddress(LOOPBACK, port(relay));
         Map<String, InetSocketAddress> paths = new LinkedHashMap<>();
         paths.put("direct", direct);
         paths.put("relay", relayed);
-        // JIT warm-up of both ends and of the relay's JVM, unmeasured.
-        for (InetSocketAddress to : paths.values()) {
-          throughput(to, 8, 400, pool);
-          pings(to, 5_000);
+        // The front-end protocol as sdm runs it: TLS and frames, direct and through a relay.
+        paths.put("tls-direct", new InetSocketAddress(LOOPBACK, protectedServer.getLocalPort()));
+        paths.put("tls-relay", new InetSocketAddress(LOOPBACK, port(protectedRelay)));
+        // JIT warm-up of both ends and of the relays' JVMs, unmeasured.
+        for (String path : paths.keySet()) {
+          throughput(path, paths.get(path), 8, 400, chunk, pool);
+          pings(path, paths.get(path), 5_000);
         }
         Results results = new Results();
         for (int round = 1; round <= rounds; round++) {
           List<String> order = new ArrayList<>(paths.keySet());
-          if (round % 2 == 0) {
-            Collections.reverse(order);
-          }
+          Collections.rotate(order, -(round - 1));
           for (String path : order) {
+            Process through = path.startsWith("tls") ? protectedRelay : relay;
             for (int c : connections) {
-              long cpu = cpuNanos(relay);
-              double seconds = throughput(paths.get(path), c, mb, pool);
-              double cpuPerGb = (cpuNanos(relay) - cpu) / 1e9 / (mb / 1000.0);
+              long cpu = cpuNanos(through);
+              double seconds = throughput(path, paths.get(path), c, mb, chunk, pool);
+              double cpuPerGb = (cpuNanos(through) - cpu) / 1e9 / (mb / 1000.0);
               double rate = mb / seconds;
               results.add(path, c + " conn MB/s", rate);
               System.out.printf(
@@ -114,12 +122,12 @@ public final class RelayRunner {
                   mb,
                   seconds,
                   rate,
-                  path.equals("relay") ? cpuPerGb : 0.0);
-              if (path.equals("relay")) {
+                  path.endsWith("relay") ? cpuPerGb : 0.0);
+              if (path.endsWith("relay")) {
                 results.add(path, "relay CPU s/GB " + c + " conn", cpuPerGb);
               }
             }
-            double[] us = pings(paths.get(path), pings);
+            double[] us = pings(path, paths.get(path), pings);
             double p50 = RunnerOptions.percentile(us, 50);
             double p99 = RunnerOptions.percentile(us, 99);
             results.add(path, "rtt p50 us", p50);
@@ -137,9 +145,11 @@ public final class RelayRunner {
         System.out.printf(Locale.ROOT, "relay JVM peak RSS %d MB%n", peakRssKb(relay) / 1024);
         results.print(connections);
       } finally {
-        relay.destroy();
-        if (!relay.waitFor(20, TimeUnit.SECONDS)) {
-          relay.destroyForcibly().waitFor();
+        for (Process p : List.of(relay, protectedRelay)) {
+          p.destroy();
+          if (!p.waitFor(20, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+          }
         }
       }
     } finally {
@@ -219,6 +229,25 @@ public final class RelayRunner {
             return null;
           });
     }
+  }
+
+  /** {@link #throughput} over raw TCP, or in the front-end protocol for the {@code tls-} paths. */
+  private static double throughput(
+      String path,
+      InetSocketAddress to,
+      int connections,
+      long mb,
+      byte[] chunk,
+      ExecutorService pool)
+      throws Exception {
+    return path.startsWith("tls")
+        ? ProtectedStreams.throughput(to, connections, mb, chunk, pool)
+        : throughput(to, connections, mb, pool);
+  }
+
+  /** {@link #pings} over raw TCP, or in the front-end protocol for the {@code tls-} paths. */
+  private static double[] pings(String path, InetSocketAddress to, int count) throws IOException {
+    return path.startsWith("tls") ? ProtectedStreams.pings(to, count) : pings(to, count);
   }
 
   /** Seconds for {@code connections} connections at once to send {@code mb} MB in all. */
@@ -336,11 +365,13 @@ public final class RelayRunner {
         }
         System.out.println(row);
       }
-      Map<String, List<Double>> relay = values.get("relay");
-      if (relay != null) {
-        for (int c : connections) {
-          String m = "relay CPU s/GB " + c + " conn";
-          System.out.println(m + ": " + range(relay.get(m)));
+      for (String path : List.of("relay", "tls-relay")) {
+        Map<String, List<Double>> relay = values.get(path);
+        if (relay != null) {
+          for (int c : connections) {
+            String m = "relay CPU s/GB " + c + " conn";
+            System.out.println(path + ": " + m + ": " + range(relay.get(m)));
+          }
         }
       }
     }
