@@ -12,11 +12,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@link RelayRunner}'s measurements in the front-end protocol as sdm runs it: TLS 1.3 (the
@@ -74,26 +72,21 @@ final class ProtectedStreams {
         open.add(c);
         c.write(progress(SINK));
       }
-      long start = System.nanoTime();
-      List<Future<Void>> sent = new ArrayList<>();
+      List<Callable<Void>> senders = new ArrayList<>();
       for (FrameConnection c : open) {
-        sent.add(
-            pool.submit(
-                () -> {
-                  for (long left = each; left > 0; left -= chunk.length) {
-                    c.write(call);
-                  }
-                  c.write(Frame.newBuilder().setBye(Bye.getDefaultInstance()).build());
-                  if (!c.read(WAIT).hasProgress()) {
-                    throw new IOException("the server did not confirm the end");
-                  }
-                  return null;
-                }));
+        senders.add(
+            () -> {
+              for (long left = each; left > 0; left -= chunk.length) {
+                c.write(call);
+              }
+              c.write(Frame.newBuilder().setBye(Bye.getDefaultInstance()).build());
+              if (!c.read(WAIT).hasProgress()) {
+                throw new IOException("the server did not confirm the end");
+              }
+              return null;
+            });
       }
-      for (Future<Void> f : sent) {
-        f.get(5, TimeUnit.MINUTES);
-      }
-      return (System.nanoTime() - start) / 1e9;
+      return RelayRunner.secondsForAll(senders, pool);
     } finally {
       open.forEach(FrameConnection::close);
     }
@@ -104,17 +97,14 @@ final class ProtectedStreams {
     try (FrameConnection c = dial(to)) {
       c.write(progress(ECHO));
       Frame ping = progress("x".repeat(60));
-      double[] us = new double[count];
-      for (int i = -count; i < count; i++) {
-        long t = System.nanoTime();
-        c.write(ping);
-        c.read(WAIT);
-        if (i >= 0) {
-          us[i] = (System.nanoTime() - t) / 1e3;
-        }
-      }
+      double[] us =
+          RelayRunner.roundTrips(
+              count,
+              () -> {
+                c.write(ping);
+                c.read(WAIT);
+              });
       c.write(Frame.newBuilder().setBye(Bye.getDefaultInstance()).build());
-      Arrays.sort(us);
       return us;
     }
   }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -265,27 +266,22 @@ public final class RelayRunner {
         s.setSoTimeout(120_000);
         s.getOutputStream().write(SINK);
       }
-      long start = System.nanoTime();
-      List<Future<Void>> sent = new ArrayList<>();
+      List<Callable<Void>> senders = new ArrayList<>();
       for (Socket s : sockets) {
-        sent.add(
-            pool.submit(
-                () -> {
-                  OutputStream out = s.getOutputStream();
-                  for (long left = each; left > 0; left -= CHUNK) {
-                    out.write(data, 0, (int) Math.min(left, CHUNK));
-                  }
-                  s.shutdownOutput();
-                  if (s.getInputStream().read() != 1) {
-                    throw new IOException("the server did not confirm the end");
-                  }
-                  return null;
-                }));
+        senders.add(
+            () -> {
+              OutputStream out = s.getOutputStream();
+              for (long left = each; left > 0; left -= CHUNK) {
+                out.write(data, 0, (int) Math.min(left, CHUNK));
+              }
+              s.shutdownOutput();
+              if (s.getInputStream().read() != 1) {
+                throw new IOException("the server did not confirm the end");
+              }
+              return null;
+            });
       }
-      for (Future<Void> f : sent) {
-        f.get(5, TimeUnit.MINUTES);
-      }
-      return (System.nanoTime() - start) / 1e9;
+      return secondsForAll(senders, pool);
     } finally {
       for (Socket s : sockets) {
         s.close();
@@ -303,20 +299,47 @@ public final class RelayRunner {
       InputStream in = s.getInputStream();
       out.write(ECHO);
       byte[] ping = new byte[PING];
-      double[] us = new double[count];
-      for (int i = -count; i < count; i++) {
-        long t = System.nanoTime();
-        out.write(ping);
-        if (in.readNBytes(ping, 0, PING) != PING) {
-          throw new IOException("the echo ended");
-        }
-        if (i >= 0) {
-          us[i] = (System.nanoTime() - t) / 1e3;
-        }
-      }
-      Arrays.sort(us);
-      return us;
+      return roundTrips(
+          count,
+          () -> {
+            out.write(ping);
+            if (in.readNBytes(ping, 0, PING) != PING) {
+              throw new IOException("the echo ended");
+            }
+          });
     }
+  }
+
+  /** One round trip, there and back. */
+  interface RoundTrip {
+    void once() throws IOException;
+  }
+
+  /** {@code count} round trips' times in microseconds, sorted, after as many unmeasured. */
+  static double[] roundTrips(int count, RoundTrip trip) throws IOException {
+    double[] us = new double[count];
+    for (int i = -count; i < count; i++) {
+      long t = System.nanoTime();
+      trip.once();
+      if (i >= 0) {
+        us[i] = (System.nanoTime() - t) / 1e3;
+      }
+    }
+    Arrays.sort(us);
+    return us;
+  }
+
+  /** Seconds from starting {@code tasks} at once on {@code pool} until the last has ended. */
+  static double secondsForAll(List<Callable<Void>> tasks, ExecutorService pool) throws Exception {
+    long start = System.nanoTime();
+    List<Future<Void>> running = new ArrayList<>();
+    for (Callable<Void> t : tasks) {
+      running.add(pool.submit(t));
+    }
+    for (Future<Void> f : running) {
+      f.get(5, TimeUnit.MINUTES);
+    }
+    return (System.nanoTime() - start) / 1e9;
   }
 
   private static long cpuNanos(Process p) {
