@@ -335,7 +335,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     }
     nodes[0] = root;
     for (int node = 0; node <= size; node++) {
-      nodes[node].tell(new ServerNode.Attach(parent(node), children(node)));
+      nodes[node].tell(new ServerNode.Attach(node, parent(node), children(node)));
     }
     RankSet absent = missing.build();
     if (!absent.isEmpty()) {
@@ -387,13 +387,13 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     // The stand-ins take the dead servers' places; their neighbours learn of them.
     Set<Integer> neighbours = new TreeSet<>();
     for (int node : dead) {
-      nodes[node].tell(new ServerNode.Attach(parent(node), children(node)));
+      nodes[node].tell(new ServerNode.Attach(node, parent(node), children(node)));
       neighbours.add(BinomialTree.parent(node));
       neighbours.addAll(BinomialTree.children(node, size + 1));
     }
     neighbours.removeAll(dead);
     for (int node : neighbours) {
-      nodes[node].tell(new ServerNode.Rewire(parent(node), children(node), lost));
+      nodes[node].tell(new ServerNode.Rewire(node, parent(node), children(node), lost));
     }
     rootParent.tell(new ServerNode.RanksLost(newlyLost));
     return this;

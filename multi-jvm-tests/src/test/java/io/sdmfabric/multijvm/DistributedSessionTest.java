@@ -297,9 +297,12 @@ class DistributedSessionTest {
         TestProbe<ServerNode.Up> stolen = outside.createTestProbe();
         ActorRefResolver resolver = ActorRefResolver.get(outsider);
         String masterAddress = Cluster.get(master).selfMember().address().toString();
-        for (String target : List.of(agent + "/user/rank-0", masterAddress + "/user/tree")) {
-          ActorRef<ServerNode.Command> node = resolver.resolveActorRef(target);
-          node.tell(new ServerNode.Rewire(stolen.ref(), List.of(), RankSet.empty()));
+        Map<String, Integer> targets =
+            Map.of(agent + "/user/rank-0", 1, masterAddress + "/user/tree", 0);
+        for (Map.Entry<String, Integer> target : targets.entrySet()) {
+          ActorRef<ServerNode.Command> node = resolver.resolveActorRef(target.getKey());
+          node.tell(
+              new ServerNode.Rewire(target.getValue(), stolen.ref(), List.of(), RankSet.empty()));
           node.tell(new ServerNode.Execute(1L << 40, RankSet.all(size), 0, Commands.terminate()));
         }
         if (transport.insecure()) {

@@ -73,8 +73,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   /**
    * Wires a node into the tree when its children live elsewhere (other JVMs): its parent and its
    * routing slice, the children of its own subtree and nothing more.
+   *
+   * @param node the node it is for; a node refuses routing meant for another (a copy of another
+   *     node's, replayed to it)
    */
-  public record Attach(ActorRef<Up> parent, List<ChildLink> children) implements Command {
+  public record Attach(int node, ActorRef<Up> parent, List<ChildLink> children) implements Command {
     public Attach {
       Objects.requireNonNull(parent, "parent");
       children = List.copyOf(children);
@@ -89,9 +92,10 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
    * replies went up through a dead server) {@link #REPLY_LOST} errors. Later replies of given-up
    * ranks are dropped.
    *
+   * @param node the node it is for; a node refuses routing meant for another
    * @param lost every rank lost so far in the session
    */
-  public record Rewire(ActorRef<Up> parent, List<ChildLink> children, RankSet lost)
+  public record Rewire(int node, ActorRef<Up> parent, List<ChildLink> children, RankSet lost)
       implements Command {
     public Rewire {
       Objects.requireNonNull(parent, "parent");
@@ -267,6 +271,18 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
                     Behaviors.receive(Command.class)
                         .onMessage(
                             Attach.class,
+                            attach -> attach.node() != node,
+                            attach -> {
+                              context
+                                  .getLog()
+                                  .warn(
+                                      "refused routing for node {}: this is node {}",
+                                      attach.node(),
+                                      node);
+                              return Behaviors.same();
+                            })
+                        .onMessage(
+                            Attach.class,
                             attach -> {
                               ServerNode self =
                                   new ServerNode(context, config, node, backend, false);
@@ -311,7 +327,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     } else if (message instanceof ChildLost m) {
       onChildLost(m);
     } else if (message instanceof Rewire m) {
-      onRewire(m);
+      if (m.node() == BinomialTree.node(rank)) {
+        onRewire(m);
+      } else {
+        context.getLog().warn("refused routing for node {}: this is another node", m.node());
+      }
     } else if (message instanceof Attach) {
       context.getLog().warn("ignoring a second Attach: this node is wired already");
     }

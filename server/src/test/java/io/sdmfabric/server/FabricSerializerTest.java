@@ -49,8 +49,9 @@ class FabricSerializerTest {
             new ServerNode.Replies(17, groups),
             new ServerNode.Events(groups, 42),
             new ServerNode.RanksLost(RankSet.range(3, 7)),
-            new ServerNode.Attach(parent.ref(), List.of(new ChildLink(node.ref(), 5, 8))),
+            new ServerNode.Attach(3, parent.ref(), List.of(new ChildLink(node.ref(), 5, 8))),
             new ServerNode.Rewire(
+                4,
                 parent.ref(),
                 List.of(new ChildLink(node.ref(), 5, 6), new ChildLink(node.ref(), 6, 8)),
                 RankSet.of(3, 5)))) {

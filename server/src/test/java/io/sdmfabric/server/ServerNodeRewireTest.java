@@ -75,11 +75,11 @@ class ServerNodeRewireTest {
     ActorRef<ServerNode.Command> n2 = node(2, new CompletableFuture<>());
     ActorRef<ServerNode.Command> n3 = node(3, now);
     ActorRef<ServerNode.Command> n4 = node(4, now);
-    root.tell(new ServerNode.Attach(up.ref(), List.of(link(n1, 1), link(n2, 2), link(n4, 4))));
-    n1.tell(new ServerNode.Attach(root.narrow(), List.of()));
-    n2.tell(new ServerNode.Attach(root.narrow(), List.of(link(n3, 3))));
-    n3.tell(new ServerNode.Attach(n2.narrow(), List.of()));
-    n4.tell(new ServerNode.Attach(root.narrow(), List.of()));
+    root.tell(new ServerNode.Attach(0, up.ref(), List.of(link(n1, 1), link(n2, 2), link(n4, 4))));
+    n1.tell(new ServerNode.Attach(1, root.narrow(), List.of()));
+    n2.tell(new ServerNode.Attach(2, root.narrow(), List.of(link(n3, 3))));
+    n3.tell(new ServerNode.Attach(3, n2.narrow(), List.of()));
+    n4.tell(new ServerNode.Attach(4, root.narrow(), List.of()));
 
     // Rank 1 never answers; rank 2's reply waits in node 2 when node 2 dies.
     root.tell(new ServerNode.Execute(1, RankSet.all(4), 0, PRINT_X));
@@ -88,11 +88,11 @@ class ServerNodeRewireTest {
     // The rendezvous' part: a stand-in answering "lost" in node 2's place, and new routing.
     ActorRef<ServerNode.Command> standIn =
         testKit.spawn(ServerNode.detached(CONFIG, 2, UnavailableRank.lost()));
-    standIn.tell(new ServerNode.Attach(root.narrow(), List.of(link(n3, 3))));
-    n3.tell(new ServerNode.Rewire(standIn.narrow(), List.of(), RankSet.of(1)));
+    standIn.tell(new ServerNode.Attach(2, root.narrow(), List.of(link(n3, 3))));
+    n3.tell(new ServerNode.Rewire(3, standIn.narrow(), List.of(), RankSet.of(1)));
     root.tell(
         new ServerNode.Rewire(
-            up.ref(), List.of(link(n1, 1), link(standIn, 2), link(n4, 4)), RankSet.of(1)));
+            0, up.ref(), List.of(link(n1, 1), link(standIn, 2), link(n4, 4)), RankSet.of(1)));
 
     Map<EventBody, RankSet> inFlight = await(up, 1, RankSet.all(4));
     assertEquals(RankSet.of(0, 3), inFlight.get(Protos.ok()));
@@ -106,6 +106,32 @@ class ServerNodeRewireTest {
   }
 
   @Test
+  void routingMeantForAnotherNodeIsRefused() {
+    TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
+    TestProbe<ServerNode.Up> stranger = testKit.createTestProbe();
+    ActorRef<ServerNode.Command> leaf =
+        testKit.spawn(
+            ServerNode.detached(
+                CONFIG,
+                3,
+                new ScriptedBackend(
+                    2,
+                    ScriptedBackend::ok,
+                    CompletableFuture.completedFuture(null),
+                    ScriptedBackend.newLog())));
+    // Node 5's wiring and rewiring, replayed to node 3: refused, so node 3 stays unwired and then
+    // wired by its own Attach.
+    leaf.tell(new ServerNode.Attach(5, stranger.ref(), List.of()));
+    leaf.tell(new ServerNode.Attach(3, parent.ref(), List.of()));
+    leaf.tell(new ServerNode.Rewire(5, stranger.ref(), List.of(), RankSet.empty()));
+    leaf.tell(new ServerNode.Execute(9, RankSet.of(2), 0, PRINT_X));
+    List<ReplyGroup> ok = List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(Protos.ok())));
+    assertEquals(
+        new ServerNode.Replies(9, ok), parent.expectMessageClass(ServerNode.Replies.class, WAIT));
+    stranger.expectNoMessage(Duration.ofMillis(200));
+  }
+
+  @Test
   void aRewiredNodeKeepsItsPendingCommandAndAnswersItsNewParent() {
     TestProbe<ServerNode.Up> oldParent = testKit.createTestProbe();
     TestProbe<ServerNode.Up> newParent = testKit.createTestProbe();
@@ -115,9 +141,9 @@ class ServerNodeRewireTest {
         testKit.spawn(
             ServerNode.detached(
                 CONFIG, 3, new ScriptedBackend(2, ScriptedBackend::ok, release, executed)));
-    leaf.tell(new ServerNode.Attach(oldParent.ref(), List.of()));
+    leaf.tell(new ServerNode.Attach(3, oldParent.ref(), List.of()));
     leaf.tell(new ServerNode.Execute(7, RankSet.of(2), 0, PRINT_X));
-    leaf.tell(new ServerNode.Rewire(newParent.ref(), List.of(), RankSet.of(1)));
+    leaf.tell(new ServerNode.Rewire(3, newParent.ref(), List.of(), RankSet.of(1)));
     // Released only once the command is pending in the node: its reply then queues behind the
     // Rewire. Released earlier, the reply is ready as the command arrives and goes out at once.
     newParent.awaitAssert(
@@ -134,7 +160,7 @@ class ServerNodeRewireTest {
         newParent.expectMessageClass(ServerNode.Replies.class, WAIT));
     // A fence for the old parent: wired back to it, the node's next reply goes there, after
     // anything the node sent it before. Nothing must come before it.
-    leaf.tell(new ServerNode.Rewire(oldParent.ref(), List.of(), RankSet.of(1)));
+    leaf.tell(new ServerNode.Rewire(3, oldParent.ref(), List.of(), RankSet.of(1)));
     leaf.tell(new ServerNode.Execute(8, RankSet.of(2), 0, PRINT_X));
     assertEquals(
         new ServerNode.Replies(8, ok), oldParent.expectMessageClass(ServerNode.Up.class, WAIT));

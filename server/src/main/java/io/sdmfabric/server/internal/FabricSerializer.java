@@ -75,12 +75,14 @@ public final class FabricSerializer extends SealingSerializer {
   protected byte[] encode(Object o) {
     if (o instanceof ServerNode.Attach a) {
       return AttachProto.newBuilder()
+          .setNode(a.node())
           .setParent(resolver.toSerializationFormat(a.parent()))
           .addAllChildren(links(a.children()))
           .build()
           .toByteArray();
     } else if (o instanceof ServerNode.Rewire w) {
       return RewireProto.newBuilder()
+          .setNode(w.node())
           .setParent(resolver.toSerializationFormat(w.parent()))
           .addAllChildren(links(w.children()))
           .setLost(ranks(w.lost()))
@@ -120,14 +122,14 @@ public final class FabricSerializer extends SealingSerializer {
           {
             AttachProto a = AttachProto.parseFrom(bytes);
             ActorRef<ServerNode.Up> parent = resolver.resolveActorRef(a.getParent());
-            return new ServerNode.Attach(parent, linksFrom(a.getChildrenList()));
+            return new ServerNode.Attach(a.getNode(), parent, linksFrom(a.getChildrenList()));
           }
         case REWIRE:
           {
             RewireProto w = RewireProto.parseFrom(bytes);
             ActorRef<ServerNode.Up> parent = resolver.resolveActorRef(w.getParent());
             return new ServerNode.Rewire(
-                parent, linksFrom(w.getChildrenList()), ranks(w.getLost()));
+                w.getNode(), parent, linksFrom(w.getChildrenList()), ranks(w.getLost()));
           }
         case EXECUTE:
           {
