@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 
 /**
@@ -26,11 +27,18 @@ import javax.net.ssl.SSLSocket;
  * #start}, a reader thread that hands every frame to a {@link Listener} and a writer thread that
  * sends what {@link #send} queues, so that no caller ever blocks on the network.
  *
+ * <p>Until the handshake has succeeded ({@link #authenticated}) a connection is a stranger's: it
+ * reads frames of at most {@link #HANDSHAKE_MAX_BYTES}, and one deadline, set when {@link #dial} or
+ * {@link #accept} is called, covers its whole handshake (TCP connect, TLS, and the {@link
+ * Handshake} after): when it passes the socket is closed, however slowly the other side sends its
+ * bytes.
+ *
  * <p>Its memory is bounded both ways: a frame longer than the limit is refused before it is read,
  * and when more than {@link #MAX_QUEUED_BYTES} wait to be written (the other side does not read)
  * the connection is closed rather than buffering without end. Bad frames are answered with {@code
- * Refused} and a closed connection. The listener hears {@link Listener#closed} exactly once,
- * whichever side or failure ended the connection.
+ * Refused} and a closed connection; bytes that TLS refuses (altered, injected, replayed or
+ * reordered on the way) end it with a reason that says so. The listener hears {@link
+ * Listener#closed} exactly once, whichever side or failure ended the connection.
  */
 public final class FrameConnection implements AutoCloseable {
   /**
@@ -55,6 +63,7 @@ public final class FrameConnection implements AutoCloseable {
   private record Outgoing(Frame frame, String closeReason) {}
 
   private final Socket socket;
+  private final HandshakeDeadline deadline;
   private final byte[] channelBinding;
   private final int maxFrameBytes;
   private volatile int readLimit;
@@ -69,9 +78,14 @@ public final class FrameConnection implements AutoCloseable {
   private volatile Listener listener;
 
   private FrameConnection(
-      Socket socket, byte[] channelBinding, int maxFrameBytes, long maxQueuedBytes)
+      Socket socket,
+      HandshakeDeadline deadline,
+      byte[] channelBinding,
+      int maxFrameBytes,
+      long maxQueuedBytes)
       throws IOException {
     this.socket = socket;
+    this.deadline = deadline;
     this.channelBinding = channelBinding;
     this.maxFrameBytes = maxFrameBytes;
     this.readLimit = Math.min(HANDSHAKE_MAX_BYTES, maxFrameBytes);
@@ -89,7 +103,8 @@ public final class FrameConnection implements AutoCloseable {
    * one.
    */
   public static FrameConnection plain(Socket socket, int maxFrameBytes) throws IOException {
-    return new FrameConnection(socket, new byte[0], maxFrameBytes, MAX_QUEUED_BYTES);
+    return new FrameConnection(
+        socket, HandshakeDeadline.none(), new byte[0], maxFrameBytes, MAX_QUEUED_BYTES);
   }
 
   /**
@@ -97,7 +112,8 @@ public final class FrameConnection implements AutoCloseable {
    */
   static FrameConnection plain(Socket socket, int maxFrameBytes, long maxQueuedBytes)
       throws IOException {
-    return new FrameConnection(socket, new byte[0], maxFrameBytes, maxQueuedBytes);
+    return new FrameConnection(
+        socket, HandshakeDeadline.none(), new byte[0], maxFrameBytes, maxQueuedBytes);
   }
 
   /** A plain connection with the default frame limit: for tests only, as {@link #plain}. */
@@ -106,44 +122,63 @@ public final class FrameConnection implements AutoCloseable {
   }
 
   /**
-   * Connects to {@code host:port} and runs TLS as its client.
+   * Connects to {@code host:port} and runs TLS as its client. {@code timeout} is the deadline of
+   * the whole handshake, from now: the connection is closed unless {@link Handshake#dial} has
+   * succeeded on it by then.
    *
    * @throws IOException when it cannot within {@code timeout}; the message names the address
    */
   public static FrameConnection dial(String host, int port, Duration timeout) throws IOException {
     Socket socket = new Socket();
+    HandshakeDeadline deadline = HandshakeDeadline.start(socket, timeout);
     try {
-      socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
-      return secured(FrameTls.client(socket), true, timeout);
+      socket.connect(new InetSocketAddress(host, port), (int) Math.max(1, timeout.toMillis()));
+      return secured(FrameTls.client(socket), deadline, true, timeout);
     } catch (IOException e) {
+      deadline.callOff();
       socket.close();
-      throw new IOException("cannot connect to " + host + ":" + port + ": " + e.getMessage(), e);
+      String where = "cannot connect to " + host + ":" + port + ": ";
+      if (deadline.passed()) {
+        throw new Handshake.DeadlineException(where + deadline.failure().getMessage());
+      }
+      if (e instanceof Handshake.DeadlineException) {
+        throw new Handshake.DeadlineException(where + e.getMessage());
+      }
+      throw new IOException(where + e.getMessage(), e);
     }
   }
 
   /**
-   * Runs TLS as the server over a connection this side accepted.
+   * Runs TLS as the server over a connection this side accepted. {@code timeout} is the deadline of
+   * the whole handshake, from now: the connection is closed unless {@link Handshake#answer} has
+   * succeeded on it by then.
    *
    * @throws IOException when the TLS handshake fails or does not end within {@code timeout}; the
    *     socket is then closed
    */
   public static FrameConnection accept(Socket socket, Duration timeout) throws IOException {
+    HandshakeDeadline deadline = HandshakeDeadline.start(socket, timeout);
     try {
-      return secured(FrameTls.server(socket), false, timeout);
+      return secured(FrameTls.server(socket), deadline, false, timeout);
     } catch (IOException e) {
+      deadline.callOff();
       socket.close();
-      throw e;
+      throw deadline.passed() ? deadline.failure() : e;
     }
   }
 
-  private static FrameConnection secured(FrameTls.Secured secured, boolean dialer, Duration timeout)
+  private static FrameConnection secured(
+      FrameTls.Secured secured, HandshakeDeadline deadline, boolean dialer, Duration timeout)
       throws IOException {
     SSLSocket tls = secured.socket();
+    // The deadline bounds the whole; this bounds each read, so that a silent peer is noticed even
+    // if the deadline's timer were late.
     tls.setSoTimeout((int) Math.max(1, timeout.toMillis()));
     try {
       tls.startHandshake();
     } catch (SocketTimeoutException e) {
-      throw new IOException("no TLS handshake within " + timeout.toMillis() + " ms", e);
+      throw new Handshake.DeadlineException(
+          "no TLS handshake within " + timeout.toMillis() + " ms");
     }
     tls.setSoTimeout(0);
     byte[] mine = secured.fingerprint();
@@ -152,7 +187,7 @@ public final class FrameConnection implements AutoCloseable {
     binding.writeBytes(dialer ? mine : theirs);
     binding.writeBytes(dialer ? theirs : mine);
     return new FrameConnection(
-        tls, binding.toByteArray(), Frames.DEFAULT_MAX_BYTES, MAX_QUEUED_BYTES);
+        tls, deadline, binding.toByteArray(), Frames.DEFAULT_MAX_BYTES, MAX_QUEUED_BYTES);
   }
 
   /**
@@ -164,8 +199,17 @@ public final class FrameConnection implements AutoCloseable {
     return channelBinding.clone();
   }
 
-  /** The handshake succeeded: frames up to the full limit may come now. */
-  public void authenticated() {
+  /**
+   * The handshake succeeded: its deadline is called off, and frames up to the full limit may come
+   * now.
+   *
+   * @throws IOException when the deadline passed first; the connection is closed
+   */
+  public void authenticated() throws IOException {
+    if (!deadline.callOff()) {
+      closeNow(deadline.failure().getMessage());
+      throw deadline.failure();
+    }
     readLimit = maxFrameBytes;
   }
 
@@ -178,14 +222,19 @@ public final class FrameConnection implements AutoCloseable {
    * Reads one frame, waiting at most {@code timeout}: the handshake's stage only.
    *
    * @throws FrameException when the bytes are not a frame (answer with {@link #refuse})
-   * @throws IOException when the connection ended or nothing came in time
+   * @throws SocketTimeoutException when nothing came in time
+   * @throws IOException when the connection ended (a {@link Handshake.DeadlineException} when the
+   *     handshake's deadline closed it)
    */
   public Frame read(Duration timeout) throws IOException {
     socket.setSoTimeout((int) Math.max(1, timeout.toMillis()));
     try {
       return Frames.read(in, readLimit);
     } catch (SocketTimeoutException e) {
-      throw new IOException("no answer from " + peer + " within " + timeout.toMillis() + " ms", e);
+      throw new SocketTimeoutException(
+          "no answer from " + peer + " within " + timeout.toMillis() + " ms");
+    } catch (IOException e) {
+      throw deadline.passed() ? deadline.failure() : e;
     } finally {
       if (!socket.isClosed()) {
         socket.setSoTimeout(0);
@@ -195,8 +244,12 @@ public final class FrameConnection implements AutoCloseable {
 
   /** Writes and flushes one frame: the handshake's stage only. */
   public void write(Frame frame) throws IOException {
-    Frames.write(out, frame);
-    out.flush();
+    try {
+      Frames.write(out, frame);
+      out.flush();
+    } catch (IOException e) {
+      throw deadline.passed() ? deadline.failure() : e;
+    }
   }
 
   /**
@@ -289,6 +342,7 @@ public final class FrameConnection implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    deadline.callOff();
     try {
       socket.close();
     } catch (IOException e) {
@@ -314,7 +368,7 @@ public final class FrameConnection implements AutoCloseable {
         closeNow("the other side closed the connection");
         return;
       } catch (IOException e) {
-        closeNow(closed.get() ? "closed" : "connection lost: " + e.getMessage());
+        closeNow(closed.get() ? "closed" : lost(e));
         return;
       }
       try {
@@ -342,10 +396,25 @@ public final class FrameConnection implements AutoCloseable {
         }
       }
     } catch (IOException e) {
-      closeNow("connection lost: " + e.getMessage());
+      closeNow(lost(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       closeNow("interrupted");
     }
+  }
+
+  /**
+   * Why the connection was lost. TLS refuses a record that was altered, injected, replayed or
+   * reordered (its authentication fails; {@code bad_record_mac}, or {@code unexpected_message} for
+   * bytes that are not a record at all), and so does the other side, which then sends an alert: say
+   * what that means rather than only TLS's words.
+   */
+  private static String lost(IOException e) {
+    if (e instanceof SSLException) {
+      return "connection lost: TLS refused the connection's bytes ("
+          + e.getMessage()
+          + "): they were altered, injected, replayed or reordered on the way, or a side failed";
+    }
+    return "connection lost: " + e.getMessage();
   }
 }

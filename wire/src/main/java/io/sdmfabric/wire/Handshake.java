@@ -9,6 +9,7 @@ import io.sdmfabric.wire.proto.Proof;
 import io.sdmfabric.wire.proto.Role;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -24,8 +25,10 @@ import java.util.function.Function;
  * exchange (both nonces, the session id, and the fingerprints of both TLS certificates as this side
  * saw them: {@link FrameConnection#channelBinding}) and of the prover's role, so no proof can be
  * replayed on another connection or reflected back to its sender, and a man in the middle who
- * terminates TLS on each side fails. The whole handshake has one deadline. docs/PROTOCOL.md has the
- * bytes.
+ * terminates TLS on each side fails. The whole handshake has one deadline: the connection's own,
+ * set when it was dialed or accepted ({@link FrameConnection#dial}, {@link
+ * FrameConnection#accept}), or the timeout given here, whichever passes first. docs/PROTOCOL.md has
+ * the bytes.
  *
  * <p>A side that refuses the other tells it why in a {@code Refused} frame and closes the
  * connection; the refused side gets a {@link HandshakeException} saying why.
@@ -38,7 +41,7 @@ public final class Handshake {
    */
   public static final int VERSION = 3;
 
-  /** How long a side waits for each frame of the handshake unless told otherwise. */
+  /** How long a whole handshake, TLS included, may take unless told otherwise. */
   public static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   /** The length of each side's nonce. */
@@ -49,10 +52,22 @@ public final class Handshake {
   private Handshake() {}
 
   /** The handshake failed; the message says why, and the connection is closed. */
-  public static final class HandshakeException extends IOException {
+  public static class HandshakeException extends IOException {
     private static final long serialVersionUID = 1L;
 
     HandshakeException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The handshake, TLS included, did not end by its deadline (or the other side was silent past the
+   * timeout of a read); the connection is closed.
+   */
+  public static final class DeadlineException extends HandshakeException {
+    private static final long serialVersionUID = 1L;
+
+    DeadlineException(String message) {
       super(message);
     }
   }
@@ -192,14 +207,17 @@ public final class Handshake {
     try {
       long left = deadline - System.nanoTime();
       if (left <= 0) {
-        throw new IOException("the handshake did not end in time");
+        throw new DeadlineException("the handshake did not end in time");
       }
       f = c.read(Duration.ofNanos(left));
     } catch (FrameException e) {
       throw refuse(c, e.getMessage());
+    } catch (SocketTimeoutException e) {
+      c.close(e.getMessage());
+      throw new DeadlineException(e.getMessage());
     } catch (IOException e) {
       c.close(e.getMessage());
-      throw new HandshakeException(e.getMessage());
+      throw e instanceof HandshakeException h ? h : new HandshakeException(e.getMessage());
     }
     if (f.getKindCase() == Frame.KindCase.REFUSED) {
       c.close("refused");

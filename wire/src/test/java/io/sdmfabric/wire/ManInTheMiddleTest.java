@@ -2,6 +2,7 @@ package io.sdmfabric.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.wire.proto.Bye;
@@ -22,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
@@ -61,8 +63,12 @@ class ManInTheMiddleTest {
     final ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
     final CompletableFuture<Void> armed = new CompletableFuture<>();
     final ByteArrayOutputStream seen = new ByteArrayOutputStream();
-    private Socket in;
-    private Socket out;
+
+    /** The size of each chunk of the dialer's that went through {@code tamper}. */
+    final BlockingQueue<Integer> taken = new LinkedBlockingQueue<>();
+
+    private volatile Socket in;
+    private volatile Socket out;
 
     Proxy(int target, UnaryOperator<byte[]> tamper) throws IOException {
       Thread t =
@@ -71,8 +77,8 @@ class ManInTheMiddleTest {
                 try {
                   in = server.accept();
                   out = new Socket(InetAddress.getLoopbackAddress(), target);
-                  pump(out.getInputStream(), in.getOutputStream(), UnaryOperator.identity());
-                  pump(in.getInputStream(), out.getOutputStream(), tamper);
+                  pump(out.getInputStream(), in.getOutputStream(), UnaryOperator.identity(), false);
+                  pump(in.getInputStream(), out.getOutputStream(), tamper, true);
                 } catch (IOException e) {
                   // The test's own assertions tell what went wrong.
                 }
@@ -81,7 +87,8 @@ class ManInTheMiddleTest {
       t.start();
     }
 
-    private void pump(InputStream from, OutputStream to, UnaryOperator<byte[]> tamper) {
+    private void pump(
+        InputStream from, OutputStream to, UnaryOperator<byte[]> tamper, boolean watched) {
       Thread t =
           new Thread(
               () -> {
@@ -91,6 +98,9 @@ class ManInTheMiddleTest {
                     byte[] chunk = java.util.Arrays.copyOf(buffer, n);
                     if (armed.isDone()) {
                       chunk = tamper.apply(chunk);
+                      if (watched) {
+                        taken.add(n);
+                      }
                     } else {
                       synchronized (seen) {
                         seen.writeBytes(chunk);
@@ -142,8 +152,13 @@ class ManInTheMiddleTest {
     return Frame.newBuilder().setProgress(Progress.newBuilder().setText(text)).build();
   }
 
-  /** Runs a session through a proxy that tampers with the dialer's bytes after the handshake. */
-  private static Heard attacked(UnaryOperator<byte[]> tamper) throws Exception {
+  /**
+   * Runs a session through a proxy that tampers with the dialer's bytes after the handshake: the
+   * dialer sends {@code after} frames one at a time, each once the proxy has taken the one before.
+   * Returns what the answerer heard, once its connection has ended; the dialer must have been told
+   * of the end too.
+   */
+  private static Heard attacked(UnaryOperator<byte[]> tamper, String... after) throws Exception {
     try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       Heard heard = new Heard();
       CompletableFuture<FrameConnection> answered = answerer(server, heard);
@@ -151,12 +166,22 @@ class ManInTheMiddleTest {
         FrameConnection dialer = FrameConnection.dial("127.0.0.1", proxy.port(), WAIT);
         Handshake.dial(dialer, Role.ROLE_MASTER, "job-1", SECRET, WAIT);
         answered.get(10, TimeUnit.SECONDS);
-        dialer.start(new Heard(), "dialer");
+        Heard dialerHeard = new Heard();
+        dialer.start(dialerHeard, "dialer");
         dialer.send(progress("before"));
         assertEquals("before", heard.frames().poll(10, TimeUnit.SECONDS).getProgress().getText());
         proxy.armed.complete(null);
-        dialer.send(progress("after"));
-        heard.closed().get(10, TimeUnit.SECONDS);
+        for (String text : after) {
+          dialer.send(progress(text));
+          assertNotNull(proxy.taken.poll(10, TimeUnit.SECONDS), "the proxy took " + text);
+        }
+        String reason = heard.closed().get(10, TimeUnit.SECONDS);
+        assertTrue(
+            reason.contains("altered, injected, replayed or reordered on the way"),
+            "the answerer is told what it means: " + reason);
+        // The answerer's TLS answers the bad record with an alert: the dialer is told too.
+        String dialerReason = dialerHeard.closed().get(10, TimeUnit.SECONDS);
+        assertTrue(dialerReason.startsWith("connection lost"), dialerReason);
         dialer.close();
         return heard;
       }
@@ -170,7 +195,8 @@ class ManInTheMiddleTest {
             chunk -> {
               chunk[chunk.length - 1] ^= 1;
               return chunk;
-            });
+            },
+            "after");
     assertTrue(heard.closed().get().startsWith("connection lost"), heard.closed().get());
     assertTrue(heard.frames().isEmpty(), heard.frames().toString());
   }
@@ -180,7 +206,7 @@ class ManInTheMiddleTest {
     Frame bye = Frame.newBuilder().setBye(Bye.newBuilder().setEndSession(true)).build();
     ByteArrayOutputStream injected = new ByteArrayOutputStream();
     Frames.write(new java.io.DataOutputStream(injected), bye);
-    Heard heard = attacked(chunk -> injected.toByteArray());
+    Heard heard = attacked(chunk -> injected.toByteArray(), "after");
     assertTrue(heard.closed().get().startsWith("connection lost"), heard.closed().get());
     assertTrue(heard.frames().isEmpty(), heard.frames().toString());
   }
@@ -194,11 +220,32 @@ class ManInTheMiddleTest {
               byte[] twice = java.util.Arrays.copyOf(chunk, chunk.length * 2);
               System.arraycopy(chunk, 0, twice, chunk.length, chunk.length);
               return twice;
-            });
+            },
+            "after");
     assertTrue(heard.closed().get().startsWith("connection lost"), heard.closed().get());
     // The first copy is the real one; the replay is never delivered.
     assertEquals(1, heard.frames().size(), heard.frames().toString());
     assertEquals("after", heard.frames().poll().getProgress().getText());
+  }
+
+  @Test
+  void twoRecordsSwappedOnTheWayEndTheConnectionAndNeitherArrives() throws Exception {
+    AtomicReference<byte[]> held = new AtomicReference<>();
+    Heard heard =
+        attacked(
+            chunk -> {
+              // The dialer's first record is held back and sent after its second.
+              byte[] first = held.getAndSet(chunk);
+              if (first == null) {
+                return new byte[0];
+              }
+              byte[] swapped = java.util.Arrays.copyOf(chunk, chunk.length + first.length);
+              System.arraycopy(first, 0, swapped, chunk.length, first.length);
+              return swapped;
+            },
+            "first",
+            "second");
+    assertTrue(heard.frames().isEmpty(), heard.frames().toString());
   }
 
   @Test
