@@ -208,33 +208,43 @@ public final class RemoteSession implements SessionClient {
     connection.close("the front-end quit");
   }
 
+  /**
+   * One frame from the master. A frame that the master would never send (a reply to a call not in
+   * progress, a kind a master does not send) is refused, which ends the connection and the session
+   * with why: it is never dropped in silence.
+   */
   private void onFrame(Frame f) {
     switch (f.getKindCase()) {
       case REPLY -> {
         Pending p = pending.get(f.getReply().getCallId());
-        if (p != null) {
-          synchronized (p.replies()) {
-            p.replies()
-                .add(
-                    new RankReply(
-                        Protos.fromProto(f.getReply().getRanks()), f.getReply().getBody()));
-          }
+        if (p == null) {
+          notInProgress("a reply to", f.getReply().getCallId());
+          return;
+        }
+        synchronized (p.replies()) {
+          p.replies()
+              .add(
+                  new RankReply(Protos.fromProto(f.getReply().getRanks()), f.getReply().getBody()));
         }
       }
       case DONE -> {
         Pending p = pending.remove(f.getDone().getCallId());
-        if (p != null) {
-          synchronized (p.replies()) {
-            p.result().complete(List.copyOf(p.replies()));
-          }
+        if (p == null) {
+          notInProgress("the end of", f.getDone().getCallId());
+          return;
+        }
+        synchronized (p.replies()) {
+          p.result().complete(List.copyOf(p.replies()));
         }
       }
       case CALL_REFUSED -> {
         Pending p = pending.remove(f.getCallRefused().getCallId());
-        if (p != null) {
-          p.result()
-              .completeExceptionally(new IllegalArgumentException(f.getCallRefused().getReason()));
+        if (p == null) {
+          notInProgress("a refusal of", f.getCallRefused().getCallId());
+          return;
         }
+        p.result()
+            .completeExceptionally(new IllegalArgumentException(f.getCallRefused().getReason()));
       }
       case EVENT ->
           events.accept(
@@ -247,8 +257,19 @@ public final class RemoteSession implements SessionClient {
         ended.complete("the master refused: " + f.getRefused().getReason());
         connection.close("refused");
       }
-      default -> connection.refuse("a " + f.getKindCase() + " frame is not expected from a master");
+      default -> refuse("a " + f.getKindCase() + " frame, which a master never sends");
     }
+  }
+
+  /** The master answered a call that is not in progress (never made, or over): refused. */
+  private void notInProgress(String what, long callId) {
+    refuse(what + " call " + callId + ", which is not in progress");
+  }
+
+  /** Refuses what the master sent: the session and the connection end, saying why. */
+  private void refuse(String why) {
+    ended.complete("the front-end refused what the master sent: " + why);
+    connection.refuse(why);
   }
 
   private void onConnectionClosed(String reason) {

@@ -35,9 +35,10 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * into frames. Reading and writing run on the connection's own threads, so the actor never blocks.
  *
  * <p>Anything from the front-end that is not a well-formed call or a goodbye is refused with a
- * closed connection; the session itself goes on, and its owner hears of the end through the {@code
- * ended} callback, once: when the front-end asks to end the session (the connection stays open for
- * the goodbye, {@link End}), or when the connection closes.
+ * closed connection, and a refusal from the front-end closes it with the front-end's reason; the
+ * session itself goes on, and its owner hears of the end through the {@code ended} callback, once:
+ * when the front-end asks to end the session (the connection stays open for the goodbye, {@link
+ * End}), or when the connection closes.
  */
 public final class GatewayConnection extends AbstractBehavior<GatewayConnection.Command> {
 
@@ -145,6 +146,7 @@ public final class GatewayConnection extends AbstractBehavior<GatewayConnection.
           connection.close(reason);
         }
       }
+      case REFUSED -> connection.close("the front-end refused: " + f.getRefused().getReason());
       default ->
           connection.refuse(
               "a " + f.getKindCase() + " frame is not expected from a front-end after the welcome");
