@@ -20,7 +20,9 @@ import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.Bye;
+import io.sdmfabric.wire.proto.CallReply;
 import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.ExpressionCmd;
 import io.sdmfabric.wire.proto.Frame;
 import io.sdmfabric.wire.proto.Progress;
@@ -29,15 +31,22 @@ import io.sdmfabric.wire.proto.StartSessionCmd;
 import io.sdmfabric.wire.proto.Welcome;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.junit.jupiter.api.AfterEach;
@@ -56,12 +65,13 @@ class FrontEndListenerTest {
 
   private final SessionSecret secret = SessionSecret.random();
   private final List<String> warnings = new CopyOnWriteArrayList<>();
+  private final AwaitedLines warned = new AwaitedLines();
   private FrontEndListener listener;
   private ActorSystem<Session.Command> master;
 
   @BeforeEach
   void listen() throws IOException {
-    listener = new FrontEndListener(new HostPort("127.0.0.1", 0), warnings::add);
+    listener = new FrontEndListener(new HostPort("127.0.0.1", 0), this::warn);
     SimulatedProgram program = SimulatedProgram.defaults();
     master =
         ActorSystem.create(
@@ -70,6 +80,11 @@ class FrontEndListenerTest {
                 FabricConfig.defaults(),
                 rank -> new DebuggerBackend(SimulatedDebugger.direct(program, rank, RANKS))),
             "master");
+  }
+
+  private void warn(String line) {
+    warnings.add(line);
+    new PrintStream(warned, true, StandardCharsets.UTF_8).println(line);
   }
 
   @AfterEach
@@ -198,46 +213,102 @@ class FrontEndListenerTest {
     }
     FrameConnection right = dial(secret);
     assertTrue(expected.get(10, TimeUnit.SECONDS) != null);
-    assertTrue(warnings.stream().anyMatch(w -> w.contains("not TLS")), warnings.toString());
+    warned.await(w -> w.contains("not TLS"), WAIT);
     right.close();
   }
 
+  /** Live threads that run the listener's handshakes. */
+  private static long handshakeThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals(FrontEndListener.HANDSHAKE_THREAD))
+        .count();
+  }
+
+  /**
+   * Whether the listener closed {@code s} without a byte of its own: the end of the stream or a
+   * reset within {@code limit}; false when it is still open then.
+   */
+  private static boolean closedUnanswered(Socket s, Duration limit) throws IOException {
+    s.setSoTimeout((int) limit.toMillis());
+    try {
+      return s.getInputStream().read() < 0;
+    } catch (SocketTimeoutException e) {
+      return false;
+    } catch (SocketException e) {
+      return true; // reset: the listener closed it while bytes were on their way
+    }
+  }
+
+  /**
+   * A byte every 100 ms to each of {@code sockets}, the start of a TLS ClientHello that announces
+   * 512 bytes: each read of the listener gets a byte long before any timeout per read, and the
+   * hello is never whole.
+   */
+  private static void trickle(ScheduledExecutorService scheduler, List<Socket> sockets) {
+    byte[] hello = {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc, 0x03, 0x03};
+    AtomicInteger sent = new AtomicInteger();
+    scheduler.scheduleAtFixedRate(
+        () -> {
+          int i = sent.getAndIncrement();
+          for (Socket s : sockets) {
+            try {
+              s.getOutputStream().write(i < hello.length ? hello[i] : 0);
+            } catch (IOException e) {
+              // Closed by the listener: nothing more to send there.
+            }
+          }
+        },
+        0,
+        100,
+        TimeUnit.MILLISECONDS);
+  }
+
   @Test
-  void aFloodOfSilentConnectionsIsBoundedAndARealMasterStillGetsIn() throws Exception {
+  void aFloodOfSlowConnectionsStaysBoundedAndARealMasterFromTheFloodsOwnAddressStillGetsIn()
+      throws Exception {
     CompletableFuture<FrameConnection> expected = listener.expect(ID, secret);
     HostPort at = HostPort.parse(listener.address());
-    InetAddress attacker = InetAddress.getByName("127.0.0.2");
-    List<Socket> flood = new java.util.ArrayList<>();
+    InetAddress target = InetAddress.getByName(at.host());
+    List<Socket> flood = new ArrayList<>();
+    List<Socket> slow = new ArrayList<>();
+    ScheduledExecutorService trickler = Executors.newSingleThreadScheduledExecutor();
     try {
+      // 300 connections from ten addresses, the real master's among them (as all connections
+      // through one relay come from the relay's): half say nothing, half send a byte at a time.
       for (int i = 0; i < 300; i++) {
-        flood.add(new Socket(InetAddress.getByName(at.host()), at.port(), attacker, 0));
-      }
-      // All but a few from the one source are closed at once, unread.
-      int closed = 0;
-      for (Socket s : flood) {
-        s.setSoTimeout(200);
-        try {
-          if (s.getInputStream().read() < 0) {
-            closed++;
-          }
-        } catch (java.net.SocketTimeoutException | java.net.SocketException e) {
-          // Still open: one of those in their handshake.
+        InetAddress from = InetAddress.getByName("127.0.0." + (1 + i % 10));
+        Socket s = new Socket(target, at.port(), from, 0);
+        flood.add(s);
+        if (i % 2 == 1) {
+          slow.add(s);
         }
       }
-      assertTrue(
-          closed >= flood.size() - FrontEndListener.MAX_PENDING_PER_SOURCE,
-          closed + " of " + flood.size() + " closed");
-      assertTrue(listener.pending() <= FrontEndListener.MAX_PENDING_PER_SOURCE);
-      long handshakeThreads =
-          Thread.getAllStackTraces().keySet().stream()
-              .filter(t -> t.getName().equals("handshake"))
-              .count();
-      assertTrue(handshakeThreads <= FrontEndListener.MAX_PENDING, handshakeThreads + " threads");
-      // The real master, from another address, while the flood's connections still hang.
+      trickle(trickler, slow);
+      // The real master, from 127.0.0.1, while the flood holds every place it can.
       FrameConnection right = dial(secret);
       assertTrue(expected.get(10, TimeUnit.SECONDS) != null);
+      // Bounded meanwhile: connections in their handshake, and the threads that serve them.
+      assertTrue(listener.pending() <= FrontEndListener.MAX_PENDING, listener.pending() + "");
+      assertTrue(handshakeThreads() <= FrontEndListener.MAX_PENDING, handshakeThreads() + "");
       right.close();
+      // Every connection of the flood is closed, unanswered: most at once to make room for newer
+      // ones, the rest at their handshake's deadline, the slow ones too.
+      for (Socket s : flood) {
+        assertTrue(closedUnanswered(s, Handshake.TIMEOUT.multipliedBy(3)), s.toString());
+      }
+      warned.await(l -> l.contains("its handshake did not end within"), WAIT);
+      assertTrue(
+          listener.largestHandshakeThreads() <= FrontEndListener.MAX_PENDING,
+          listener.largestHandshakeThreads() + " threads");
+      assertTrue(
+          listener.refused(Refusals.Kind.CROWDED) >= 300 - FrontEndListener.MAX_PENDING,
+          listener.refused(Refusals.Kind.CROWDED) + " made room");
+      // A few lines tell the user, not one per connection.
+      assertTrue(warnings.size() <= 12, warnings.toString());
+      assertTrue(
+          warnings.stream().anyMatch(w -> w.contains("to make room for")), warnings.toString());
     } finally {
+      trickler.shutdownNow();
       for (Socket s : flood) {
         s.close();
       }
@@ -246,31 +317,64 @@ class FrontEndListenerTest {
 
   @Test
   void aConnectionThatSendsOneByteAtATimeIsClosedAtTheHandshakesDeadline() throws Exception {
-    HostPort at = HostPort.parse(listener.address());
-    try (Socket s = new Socket(at.host(), at.port())) {
-      s.setSoTimeout((int) Handshake.TIMEOUT.multipliedBy(3).toMillis());
-      OutputStream out = s.getOutputStream();
-      long start = System.nanoTime();
-      // The start of a TLS ClientHello, a byte at a time, each well within any per-read timeout.
-      byte[] hello = {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, (byte) 0xfc, 0x03, 0x03};
-      try {
-        for (int i = 0; i < 1000; i++) {
-          out.write(hello[i % hello.length]);
-          out.flush();
-          if (s.getInputStream().available() > 0
-              || System.nanoTime() - start > Handshake.TIMEOUT.multipliedBy(2).toNanos()) {
-            break;
-          }
-          Thread.sleep(500);
-        }
-        // The listener closed it at the handshake's deadline: the rest is TLS's alert, if any,
-        // then the end.
-        s.getInputStream().readAllBytes();
-      } catch (java.net.SocketException e) {
-        // Closed by the listener: a write or read on it failed. (Had it not closed it, the read
-        // above would have timed out, failing the test.)
-      }
+    ScheduledExecutorService trickler = Executors.newSingleThreadScheduledExecutor();
+    CompletableFuture<String> said = new CompletableFuture<>();
+    try (FrontEndListener quick =
+            new FrontEndListener(
+                new HostPort("127.0.0.1", 0), said::complete, Duration.ofSeconds(2));
+        Socket s = new Socket()) {
+      HostPort at = HostPort.parse(quick.address());
+      s.connect(new java.net.InetSocketAddress(at.host(), at.port()));
+      trickle(trickler, List.of(s));
+      // The trickle would take a minute; the deadline of 2 s ends it.
+      assertTrue(closedUnanswered(s, Duration.ofSeconds(30)));
+      String why = said.get(10, TimeUnit.SECONDS);
+      assertTrue(why.contains("its handshake did not end within 2000 ms"), why);
+      assertEquals(1, quick.refused(Refusals.Kind.LATE));
+    } finally {
+      trickler.shutdownNow();
     }
+  }
+
+  @Test
+  void aReplyToACallNotInProgressIsRefusedAndTheSessionEndsSayingWhy() throws Exception {
+    CompletableFuture<FrameConnection> expected = listener.expect(ID, secret);
+    FrameConnection masterSide = dial(secret);
+    masterSide.write(Frame.newBuilder().setWelcome(Welcome.newBuilder().setSize(RANKS)).build());
+    RemoteSession session = RemoteSession.open(expected.get(10, TimeUnit.SECONDS), p -> {}, WAIT);
+    CompletableFuture<Frame> refusal = new CompletableFuture<>();
+    masterSide.start(
+        new FrameConnection.Listener() {
+          @Override
+          public void frame(Frame frame) {
+            if (frame.hasRefused()) {
+              refusal.complete(frame);
+            }
+          }
+
+          @Override
+          public void closed(String reason) {}
+        },
+        "fake-master");
+    CompletableFuture<List<RankReply>> call = session.call(load(), RankSet.all(RANKS), WAIT);
+    // Call 1 is in progress; 42 never was.
+    masterSide.send(
+        Frame.newBuilder()
+            .setReply(
+                CallReply.newBuilder()
+                    .setCallId(42)
+                    .setRanks(Protos.toProto(RankSet.all(RANKS)))
+                    .setBody(EventBody.getDefaultInstance()))
+            .build());
+    String why = "a reply to call 42, which is not in progress";
+    assertEquals(
+        "the front-end refused what the master sent: " + why,
+        session.ended().get(10, TimeUnit.SECONDS));
+    ExecutionException failed =
+        assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS));
+    assertTrue(failed.getCause().getMessage().endsWith(why), failed.getCause().getMessage());
+    assertEquals(why, refusal.get(10, TimeUnit.SECONDS).getRefused().getReason());
+    masterSide.close();
   }
 
   @Test
