@@ -5,6 +5,7 @@ import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.Handshake;
 import io.sdmfabric.wire.HostPort;
 import io.sdmfabric.wire.SessionSecret;
+import io.sdmfabric.wire.TlsIdentity;
 import io.sdmfabric.wire.proto.Role;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -71,6 +72,9 @@ public final class FrontEndListener implements AutoCloseable {
 
   /** The connections in their handshake, oldest first. Guarded by {@code this}. */
   private final Map<Socket, Unauthenticated> pending = new LinkedHashMap<>();
+
+  /** What this listener presents in TLS to every connection: made once, when it starts. */
+  private final TlsIdentity identity = TlsIdentity.generate("sdm listen");
 
   private final ThreadPoolExecutor handshakes;
   private final Thread acceptor;
@@ -250,7 +254,7 @@ public final class FrontEndListener implements AutoCloseable {
     }
     FrameConnection c;
     try {
-      c = FrameConnection.accept(u.socket(), left);
+      c = FrameConnection.accept(u.socket(), left, identity);
     } catch (Handshake.DeadlineException e) {
       late(u);
       return;

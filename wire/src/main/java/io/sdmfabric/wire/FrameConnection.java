@@ -133,7 +133,7 @@ public final class FrameConnection implements AutoCloseable {
     HandshakeDeadline deadline = HandshakeDeadline.start(socket, timeout);
     try {
       socket.connect(new InetSocketAddress(host, port), (int) Math.max(1, timeout.toMillis()));
-      return secured(FrameTls.client(socket), deadline, true, timeout);
+      return secured(FrameTls.client(socket, FrameTls.Side.fresh()), deadline, true, timeout);
     } catch (IOException e) {
       deadline.callOff();
       socket.close();
@@ -157,9 +157,19 @@ public final class FrameConnection implements AutoCloseable {
    *     socket is then closed
    */
   public static FrameConnection accept(Socket socket, Duration timeout) throws IOException {
+    return accept(socket, timeout, TlsIdentity.generate("sdm front-end protocol"));
+  }
+
+  /**
+   * As {@link #accept(Socket, Duration)}, presenting {@code identity}: a side that accepts many
+   * connections (sdm listen) makes its identity once, so that a connection costs it nothing before
+   * the other side has sent a TLS hello.
+   */
+  public static FrameConnection accept(Socket socket, Duration timeout, TlsIdentity identity)
+      throws IOException {
     HandshakeDeadline deadline = HandshakeDeadline.start(socket, timeout);
     try {
-      return secured(FrameTls.server(socket), deadline, false, timeout);
+      return secured(FrameTls.server(socket, FrameTls.Side.of(identity)), deadline, false, timeout);
     } catch (IOException e) {
       deadline.callOff();
       socket.close();
