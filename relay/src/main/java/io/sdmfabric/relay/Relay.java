@@ -2,21 +2,20 @@ package io.sdmfabric.relay;
 
 import io.sdmfabric.wire.HostPort;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -29,6 +28,10 @@ import java.util.function.Consumer;
  * <p>Contract:
  *
  * <ul>
+ *   <li><b>Opening.</b> The relay dials the target only once the accepted connection has sent its
+ *       first bytes (a master's TLS ClientHello: in the front-end protocol the dialer speaks
+ *       first). A connection that sends nothing within {@link Options#openingTimeout} is closed,
+ *       and the target never hears of it. A protocol whose server speaks first cannot be relayed.
  *   <li>Each direction of a pair of connections has its own thread and a buffer of {@link
  *       Options#bufferBytes}: it reads into the buffer and writes it out with a blocking write
  *       before it reads again. A reader that does not read thus stops its writer once the socket
@@ -36,12 +39,14 @@ import java.util.function.Consumer;
  *   <li>End of stream on one side is passed on to the other as a half-close ({@link
  *       Socket#shutdownOutput}); the pair is closed once both directions have ended. An error on
  *       either side closes both at once.
+ *   <li>A pair that carries no byte either way for {@link Options#idleTimeout}, or that stays
+ *       half-closed for {@link Options#halfCloseTimeout}, is closed. So sockets that strangers open
+ *       and leave cannot hold the relay's slots for longer than those.
  *   <li>When the target cannot be reached, the accepted connection is closed at once and the log
- *       says why. Beyond {@link Options#maxConnections} pairs at once, or {@link
- *       Options#maxPerSource} from one address, new connections are closed at once too.
- *   <li>A pair that has carried not a byte either way within {@link Options#firstByteTimeout}, that
- *       then carries no byte for {@link Options#idleTimeout}, or that stays half-closed for {@link
- *       Options#halfCloseTimeout}, is closed. So idle sockets cannot hold the relay's slots.
+ *       says why. Beyond {@link Options#maxConnections} connections at once, or {@link
+ *       Options#maxPerSource} from one address, new connections are closed at once too, so that one
+ *       host cannot take every slot; the log says so at most once every 10 s, counting the others,
+ *       so that a flood of connections cannot flood it.
  *   <li>{@link #close} closes the listening socket and every connection, and returns once every
  *       thread of the relay has ended.
  * </ul>
@@ -57,15 +62,16 @@ public final class Relay implements AutoCloseable {
   private static final Duration JOIN = Duration.ofSeconds(10);
 
   /**
-   * How a relay behaves.
+   * How a relay behaves; the constructor refuses values out of the bounds below.
    *
    * @param bufferBytes the buffer of each direction of a pair: the most the relay holds of it
-   * @param maxConnections the most pairs at once; more connections are closed as they come
-   * @param maxPerSource the most pairs at once from one address, so that one host cannot take every
-   *     slot
+   * @param maxConnections the most connections at once, 1 to {@link #MAX_CONNECTIONS}; more are
+   *     closed as they come
+   * @param maxPerSource the most connections at once from one address, 1 to {@code maxConnections},
+   *     so that one host cannot take every slot
    * @param connectTimeout how long to wait for the target to accept a connection
-   * @param firstByteTimeout how long a new pair may carry nothing: a session's first bytes (a
-   *     master's TLS hello) come at once
+   * @param openingTimeout how long a new connection may send nothing: the target is dialled once it
+   *     has sent its first bytes, which a master sends at once (its TLS ClientHello)
    * @param idleTimeout how long a pair may carry no byte either way before it is closed
    * @param halfCloseTimeout how long a pair may stay open once one side has ended its stream
    * @param logConnections whether to log a line for each connection opened and closed (failures are
@@ -76,26 +82,67 @@ public final class Relay implements AutoCloseable {
       int maxConnections,
       int maxPerSource,
       Duration connectTimeout,
-      Duration firstByteTimeout,
+      Duration openingTimeout,
       Duration idleTimeout,
       Duration halfCloseTimeout,
       boolean logConnections) {
+    /** The most connections a relay may be asked to take: each costs two threads. */
+    public static final int MAX_CONNECTIONS = 4096;
+
+    /** The shortest timeout: socket timeouts count milliseconds, and 0 would mean none. */
+    public static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
+
+    /** The longest timeout: a week, longer than any debug session left alone over a weekend. */
+    public static final Duration MAX_TIMEOUT = Duration.ofDays(7);
+
     public Options {
-      if (bufferBytes < 1 || maxConnections < 1 || maxPerSource < 1) {
-        throw new IllegalArgumentException("the buffer and the connection limits must be positive");
+      if (bufferBytes < 1) {
+        throw new IllegalArgumentException(
+            "the buffer must be at least 1 byte, not " + bufferBytes);
       }
-      for (Duration d : List.of(connectTimeout, firstByteTimeout, idleTimeout, halfCloseTimeout)) {
-        if (d.isNegative() || d.isZero()) {
-          throw new IllegalArgumentException("every timeout must be positive");
+      if (maxConnections < 1 || maxConnections > MAX_CONNECTIONS) {
+        throw new IllegalArgumentException(
+            "the limit of connections must be between 1 and "
+                + MAX_CONNECTIONS
+                + ", not "
+                + maxConnections);
+      }
+      if (maxPerSource < 1 || maxPerSource > maxConnections) {
+        throw new IllegalArgumentException(
+            "the limit of connections per address must be between 1 and the limit of connections ("
+                + maxConnections
+                + "), not "
+                + maxPerSource);
+      }
+      for (Duration d : List.of(connectTimeout, openingTimeout, idleTimeout, halfCloseTimeout)) {
+        if (!withinTimeoutBounds(d)) {
+          throw new IllegalArgumentException(
+              "every timeout must be between "
+                  + Texts.duration(MIN_TIMEOUT)
+                  + " and "
+                  + Texts.duration(MAX_TIMEOUT)
+                  + ", not "
+                  + Texts.duration(d));
         }
       }
     }
 
     /**
+     * Whether {@code d} is a timeout these options take: {@link #MIN_TIMEOUT} to {@link
+     * #MAX_TIMEOUT}.
+     */
+    public static boolean withinTimeoutBounds(Duration d) {
+      return d.compareTo(MIN_TIMEOUT) >= 0 && d.compareTo(MAX_TIMEOUT) <= 0;
+    }
+
+    /**
      * 64 KiB per direction; 256 connections, 16 from one address (a compute node runs few debug
-     * sessions at once); 10 s to connect to the target; 30 s for a new connection's first byte; 12
-     * hours without a byte (a debug session may sit a working day while its user reads code: the
-     * front-end protocol sends nothing meanwhile); 60 s half-closed; a line per connection.
+     * sessions at once, and it takes 16 hosts to fill the relay); 10 s to connect to the target; 10
+     * s for a new connection's first bytes (the front-end protocol gives its whole handshake 10 s:
+     * a master that has not started it by then fails anyway); 12 hours without a byte (a debug
+     * session may sit a working day while its user reads code: the front-end protocol sends nothing
+     * meanwhile); 60 s half-closed (a side that ended its stream is leaving); a line per
+     * connection.
      */
     public static Options defaults() {
       return new Options(
@@ -103,7 +150,7 @@ public final class Relay implements AutoCloseable {
           256,
           16,
           Duration.ofSeconds(10),
-          Duration.ofSeconds(30),
+          Duration.ofSeconds(10),
           Duration.ofHours(12),
           Duration.ofSeconds(60),
           true);
@@ -116,7 +163,7 @@ public final class Relay implements AutoCloseable {
           maxConnections,
           maxPerSource,
           connectTimeout,
-          firstByteTimeout,
+          openingTimeout,
           idleTimeout,
           halfCloseTimeout,
           false);
@@ -129,22 +176,35 @@ public final class Relay implements AutoCloseable {
           max,
           perSource,
           connectTimeout,
-          firstByteTimeout,
+          openingTimeout,
           idleTimeout,
           halfCloseTimeout,
           logConnections);
     }
 
     /** The same with other timeouts for silent, idle and half-closed connections. */
-    public Options withTimeouts(Duration firstByte, Duration idle, Duration halfClosed) {
+    public Options withTimeouts(Duration opening, Duration idle, Duration halfClosed) {
       return new Options(
           bufferBytes,
           maxConnections,
           maxPerSource,
           connectTimeout,
-          firstByte,
+          opening,
           idle,
           halfClosed,
+          logConnections);
+    }
+
+    /** The same with another timeout for connecting to the target. */
+    public Options withConnectTimeout(Duration connect) {
+      return new Options(
+          bufferBytes,
+          maxConnections,
+          maxPerSource,
+          connect,
+          openingTimeout,
+          idleTimeout,
+          halfCloseTimeout,
           logConnections);
     }
   }
@@ -154,6 +214,7 @@ public final class Relay implements AutoCloseable {
   private final InetSocketAddress targetAddress;
   private final Options options;
   private final Consumer<String> log;
+  private final RefusalLog refusals;
   private final Thread acceptor;
   private final AtomicLong ids = new AtomicLong();
   private final CountDownLatch closing = new CountDownLatch(1);
@@ -162,7 +223,7 @@ public final class Relay implements AutoCloseable {
   // Guarded by this: a connection is admitted, and its first thread started, only while open, so
   // that close() sees every thread it must end.
   private final Set<Pair> pairs = new HashSet<>();
-  private final java.util.Map<java.net.InetAddress, Integer> bySource = new java.util.HashMap<>();
+  private final Map<InetAddress, Integer> bySource = new HashMap<>();
   private boolean closed;
 
   private Relay(
@@ -176,6 +237,7 @@ public final class Relay implements AutoCloseable {
     this.targetAddress = targetAddress;
     this.options = options;
     this.log = log;
+    this.refusals = new RefusalLog(log, System::nanoTime);
     this.acceptor = new Thread(this::acceptLoop, "sdm-relay-accept");
     this.acceptor.setDaemon(true);
   }
@@ -214,7 +276,7 @@ public final class Relay implements AutoCloseable {
     return target;
   }
 
-  /** The pairs of connections open now. */
+  /** The connections open now: those in their opening and the pairs. */
   public synchronized int connections() {
     return pairs.size();
   }
@@ -244,13 +306,13 @@ public final class Relay implements AutoCloseable {
       return;
     }
     closing.countDown();
-    closeQuietly(server);
+    Pair.closeQuietly(server);
     join(acceptor);
     for (Pair p : open) {
       p.abort("the relay closed");
     }
     for (Pair p : open) {
-      p.join();
+      p.join(JOIN);
     }
     ended.countDown();
   }
@@ -281,7 +343,7 @@ public final class Relay implements AutoCloseable {
         // or give up on the connections to come.
         if (!e.toString().equals(lastError)) {
           lastError = e.toString();
-          log.accept("accepting a connection failed: " + describe(e) + "; still listening");
+          log.accept("accepting a connection failed: " + Texts.describe(e) + "; still listening");
         }
         try {
           if (closing.await(100, TimeUnit.MILLISECONDS)) {
@@ -297,213 +359,37 @@ public final class Relay implements AutoCloseable {
     }
   }
 
+  /** Takes {@code client} as a new pair, or closes it at once when a limit is reached. */
   private void admit(Socket client) {
+    InetAddress source = client.getInetAddress();
+    String refusal;
     synchronized (this) {
       if (closed) {
-        closeQuietly(client);
+        Pair.closeQuietly(client);
         return;
       }
-      java.net.InetAddress source = client.getInetAddress();
       int fromSource = bySource.getOrDefault(source, 0);
-      if (pairs.size() < options.maxConnections() && fromSource < options.maxPerSource()) {
-        Pair pair = new Pair(ids.incrementAndGet(), client);
+      if (pairs.size() >= options.maxConnections()) {
+        refusal = options.maxConnections() + " connections are open already";
+      } else if (fromSource >= options.maxPerSource()) {
+        refusal = options.maxPerSource() + " connections from its address are open already";
+      } else {
+        Pair pair =
+            new Pair(
+                ids.incrementAndGet(), client, target, targetAddress, options, log, this::remove);
         pairs.add(pair);
         bySource.put(source, fromSource + 1);
-        pair.up.start();
+        pair.start();
         return;
       }
     }
-    log.accept(
-        "refused "
-            + peer(client)
-            + ": "
-            + (connections() >= options.maxConnections()
-                ? options.maxConnections() + " connections are open already"
-                : options.maxPerSource() + " connections from its address are open already"));
-    closeQuietly(client);
+    refusals.refused(Texts.peer(client), refusal);
+    Pair.closeQuietly(client);
   }
 
   private synchronized void remove(Pair pair) {
     if (pairs.remove(pair)) {
-      bySource.computeIfPresent(pair.client.getInetAddress(), (a, n) -> n == 1 ? null : n - 1);
-    }
-  }
-
-  /**
-   * One accepted connection and its own connection to the target. The up thread connects to the
-   * target, starts the down thread, then copies client to target; the down thread copies target to
-   * client. The last of the two to end closes both sockets.
-   */
-  private final class Pair {
-    private final long id;
-    private final Socket client;
-    private final Socket outbound = new Socket();
-    private final Thread up;
-    private final Thread down;
-    private final AtomicLong upBytes = new AtomicLong();
-    private final AtomicLong downBytes = new AtomicLong();
-    private final AtomicInteger running = new AtomicInteger(2);
-    private final AtomicReference<String> failure = new AtomicReference<>();
-    private final long opened = System.nanoTime();
-    private final AtomicLong lastByte = new AtomicLong(opened);
-    private final AtomicLong halfClosedAt = new AtomicLong();
-
-    Pair(long id, Socket client) {
-      this.id = id;
-      this.client = client;
-      this.up = new Thread(this::runUp, "sdm-relay-" + id + "-up");
-      this.down = new Thread(this::runDown, "sdm-relay-" + id + "-down");
-      up.setDaemon(true);
-      down.setDaemon(true);
-    }
-
-    private void runUp() {
-      String from = peer(client);
-      try {
-        // Interactive traffic (a debugger's commands and replies) must not wait for Nagle; the
-        // relay writes what it read at once, so it coalesces nothing the sender did not.
-        client.setTcpNoDelay(true);
-        client.setKeepAlive(true);
-        outbound.setTcpNoDelay(true);
-        outbound.setKeepAlive(true);
-        outbound.connect(targetAddress, (int) options.connectTimeout().toMillis());
-      } catch (IOException e) {
-        String aborted = failure.get();
-        log.accept(
-            "#"
-                + id
-                + " from "
-                + from
-                + (aborted != null
-                    ? ": closed before " + target + " answered (" + aborted + ")"
-                    : ": cannot reach " + target + ": " + describe(e)));
-        closeQuietly(client);
-        closeQuietly(outbound);
-        remove(this);
-        return;
-      }
-      if (options.logConnections()) {
-        log.accept("#" + id + " open " + from + " -> " + target);
-      }
-      down.start();
-      pump(client, outbound, upBytes, "client", "target");
-    }
-
-    private void runDown() {
-      pump(outbound, client, downBytes, "target", "client");
-    }
-
-    /**
-     * Copies {@code from} to {@code to} until end of stream, passed on as a half-close, or an
-     * error, which closes both.
-     */
-    private void pump(Socket from, Socket to, AtomicLong count, String fromName, String toName) {
-      byte[] buffer = new byte[options.bufferBytes()];
-      try {
-        InputStream in = from.getInputStream();
-        OutputStream out = to.getOutputStream();
-        // Reads wake up now and then to see whether the pair has been idle or half-closed too long.
-        from.setSoTimeout(
-            (int)
-                Math.max(
-                    50,
-                    Math.min(
-                            options.idleTimeout().toMillis(), options.halfCloseTimeout().toMillis())
-                        / 4));
-        while (true) {
-          int n;
-          try {
-            n = in.read(buffer);
-          } catch (java.net.SocketTimeoutException e) {
-            String overdue = overdue();
-            if (overdue == null) {
-              continue;
-            }
-            fail(overdue);
-            return;
-          } catch (IOException e) {
-            fail(fromName + ": " + describe(e));
-            return;
-          }
-          if (n < 0) {
-            break;
-          }
-          lastByte.set(System.nanoTime());
-          try {
-            out.write(buffer, 0, n);
-          } catch (IOException e) {
-            if (halfClosedAt.get() != 0) {
-              // The side written to had ended its stream and has gone since: what was still on
-              // its way to it (a TLS close_notify, say) has no one to read it. A normal end.
-              return;
-            }
-            fail(toName + ": " + describe(e));
-            return;
-          }
-          count.addAndGet(n);
-        }
-        halfClosedAt.compareAndSet(0, System.nanoTime());
-        to.shutdownOutput();
-      } catch (IOException e) {
-        fail(toName + ": " + describe(e));
-      } finally {
-        if (running.decrementAndGet() == 0) {
-          end();
-        }
-      }
-    }
-
-    /** Why the pair must close now: silent, idle or half-closed for too long; null if none. */
-    private String overdue() {
-      long now = System.nanoTime();
-      if (upBytes.get() + downBytes.get() == 0
-          && now - opened > options.firstByteTimeout().toNanos()) {
-        return "not a byte either way within " + options.firstByteTimeout().toSeconds() + " s";
-      }
-      long half = halfClosedAt.get();
-      if (half != 0 && now - half > options.halfCloseTimeout().toNanos()) {
-        return "half-closed for more than " + options.halfCloseTimeout().toSeconds() + " s";
-      }
-      if (now - lastByte.get() > options.idleTimeout().toNanos()) {
-        return "idle for more than " + options.idleTimeout().toSeconds() + " s";
-      }
-      return null;
-    }
-
-    private void fail(String why) {
-      failure.compareAndSet(null, why);
-      closeQuietly(client);
-      closeQuietly(outbound);
-    }
-
-    /** Closes both sides now, for {@code why}, from another thread. */
-    void abort(String why) {
-      fail(why);
-    }
-
-    private void end() {
-      closeQuietly(client);
-      closeQuietly(outbound);
-      remove(this);
-      String why = failure.get();
-      if (options.logConnections() || why != null) {
-        log.accept(
-            "#"
-                + id
-                + " closed: "
-                + upBytes.get()
-                + " bytes to the target, "
-                + downBytes.get()
-                + " back"
-                + (why == null ? "" : " (" + why + ")"));
-      }
-    }
-
-    void join() {
-      // Up first: it is the one that starts down, so once it has ended down has started or never
-      // will.
-      Relay.this.join(up);
-      Relay.this.join(down);
+      bySource.computeIfPresent(pair.source(), (a, n) -> n == 1 ? null : n - 1);
     }
   }
 
@@ -516,25 +402,6 @@ public final class Relay implements AutoCloseable {
     }
     if (thread.isAlive()) {
       log.accept("thread " + thread.getName() + " did not end within " + JOIN.toSeconds() + " s");
-    }
-  }
-
-  private static String peer(Socket socket) {
-    return socket.getRemoteSocketAddress() instanceof InetSocketAddress a
-        ? HostPort.of(a).toString()
-        : String.valueOf(socket.getRemoteSocketAddress());
-  }
-
-  /** The exception's message, or its type when it has none. */
-  private static String describe(IOException e) {
-    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-  }
-
-  private static void closeQuietly(java.io.Closeable c) {
-    try {
-      c.close();
-    } catch (IOException e) {
-      // Closing is all that is left to do with it; an error here changes nothing.
     }
   }
 }

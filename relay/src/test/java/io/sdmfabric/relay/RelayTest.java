@@ -16,6 +16,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -38,15 +39,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * {@link Relay} and {@code sdm relay} on loopback, with real sockets: data both ways on many
- * connections, half-closes, a target that is down, closing the relay, back-pressure, and the
- * command line's errors. Every wait has a bound; every socket and thread is closed after each test,
+ * {@link Relay} on loopback, with real sockets: data both ways on many connections, half-closes, a
+ * target that is down, closing the relay, back-pressure, the limits; and attacks on its slots: many
+ * idle connections from one address (127.0.0.2) beside a real session, a silent connection, idle
+ * and half-closed pairs. Every wait has a bound; every socket and thread is closed after each test,
  * also when it fails.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -55,10 +58,17 @@ class RelayTest {
   private static final Duration BOUND = Duration.ofSeconds(60);
   private static final int MiB = 1024 * 1024;
 
+  /** A timeout no test reaches: what the defence under test does not rely on. */
+  private static final Duration LONG = Duration.ofHours(1);
+
+  /** A client's first byte, after which the relay dials the target. */
+  private static final int OPENING = 0x16;
+
   private final ExecutorService pool = Executors.newCachedThreadPool();
   private final List<Closeable> open = new CopyOnWriteArrayList<>();
   private final List<Throwable> serverErrors = new CopyOnWriteArrayList<>();
   private final BlockingQueue<String> log = new LinkedBlockingQueue<>();
+  private final AtomicInteger targetAccepted = new AtomicInteger();
   private Relay relay;
 
   @AfterEach
@@ -161,13 +171,17 @@ class RelayTest {
     ServerSocket target =
         serve(
             s -> {
+              // The client's opening byte (the relay dials only once it has it), then a greeting.
+              InputStream in = s.getInputStream();
+              assertEquals(OPENING, in.read(), "the client's opening byte");
               sendAndShutdown(s, 3, greeting, s.getOutputStream());
-              requests.add(Received.readAll(s.getInputStream(), new byte[0]));
+              requests.add(Received.readAll(in, new byte[0]));
               s.close();
             });
     relayTo(target.getLocalPort());
     Socket c = connect();
-    // The client writes only after the greeting's end has arrived, as a half-close.
+    c.getOutputStream().write(OPENING);
+    // The client writes its request only after the greeting's end has arrived, as a half-close.
     Received got = Received.readAll(c.getInputStream(), new byte[0]);
     assertEquals(new Received(greeting, BytePattern.digest(3, greeting)), got);
     String sent = sendAndShutdown(c, 4, request, c.getOutputStream());
@@ -186,6 +200,8 @@ class RelayTest {
     }
     relayTo(port);
     Socket c = connect();
+    // The relay dials the target once the client has sent its first bytes.
+    c.getOutputStream().write(OPENING);
     try {
       assertEquals(-1, c.getInputStream().read(), "the client's connection should end");
     } catch (SocketTimeoutException e) {
@@ -334,62 +350,157 @@ class RelayTest {
     assertEquals(new Received(written, pattern.digest()), got);
   }
 
+  // ------------------------------------------------------------------------------------ attacks
+  // Each attack runs against a relay whose other timeouts are LONG, so that only the defence
+  // under test can end what the attacker holds, and the test fails without it.
+
+  /**
+   * One host opens five times the relay's slots and says a byte on each, so every connection it
+   * gets admitted is a real pair to the target that then sits idle. Without a limit per address it
+   * would hold all 8 slots and the real session below would be closed at once.
+   */
   @Test
-  void idleSocketsFromOneAddressCannotTakeTheSlotsOfARealSession() throws Exception {
+  void manyIdleConnectionsFromOneAddressCannotKeepARealSessionOut() throws Exception {
+    int slots = 8;
+    int perSource = 4;
     relayTo(
         echo().getLocalPort(),
-        Relay.Options.defaults()
-            .withLimits(256, 4)
-            .withTimeouts(Duration.ofSeconds(2), Duration.ofHours(1), Duration.ofSeconds(60))
-            .quiet());
+        Relay.Options.defaults().withLimits(slots, perSource).withTimeouts(LONG, LONG, LONG));
     InetAddress attacker = InetAddress.getByName("127.0.0.2");
-    List<Socket> idle = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
+    List<Socket> held = new ArrayList<>();
+    int refused = 0;
+    for (int i = 0; i < 5 * slots; i++) {
       Socket s = new Socket(relay.address().getAddress(), relay.address().getPort(), attacker, 0);
       open.add(s);
       s.setSoTimeout((int) BOUND.toMillis());
-      idle.add(s);
+      if (echoes(s, i)) {
+        held.add(s);
+      } else {
+        refused++;
+      }
     }
-    await(() -> relay.connections() == 4, "4 of the attacker's connections admitted");
-    // A real session, from another address, while the attacker holds all it may.
+    assertEquals(perSource, held.size(), "the attacker's connections the relay kept");
+    assertEquals(5 * slots - perSource, refused, "the attacker's connections the relay refused");
+    assertTrue(
+        log.stream().anyMatch(l -> l.contains("4 connections from its address are open already")),
+        log.toString());
+
+    // A real session, from another address, while the attacker holds all it may and says nothing.
     Socket real = connect();
+    assertEquals(InetAddress.getByName("127.0.0.1"), real.getLocalAddress());
     real.getOutputStream().write("ping".getBytes(StandardCharsets.US_ASCII));
     assertEquals(
         "ping", new String(real.getInputStream().readNBytes(4), StandardCharsets.US_ASCII));
-    // The attacker's connections end: 16 at once, the 4 admitted when they stayed silent.
-    for (Socket s : idle) {
-      assertEnded(s, "an idle connection of the attacker");
+    assertEquals(perSource + 1, relay.connections());
+    // The attacker's pairs are still there (nothing timed out): the limit let the session in.
+    for (int i = 0; i < held.size(); i++) {
+      assertTrue(echoes(held.get(i), 100 + i), "the attacker's connection " + i + " is still open");
     }
-    assertTrue(
-        log.stream().anyMatch(l -> l.contains("connections from its address are open already")),
-        log.toString());
-    assertTrue(log.stream().anyMatch(l -> l.contains("not a byte either way")), log.toString());
-    real.getOutputStream().write('!');
-    assertEquals('!', real.getInputStream().read());
   }
 
   @Test
-  void aPairThatGoesIdleOrStaysHalfClosedIsClosed() throws Exception {
+  void aConnectionThatSendsNothingIsClosedAtTheOpeningDeadlineAndNeverReachesTheTarget()
+      throws Exception {
     relayTo(
         echo().getLocalPort(),
-        Relay.Options.defaults()
-            .withLimits(256, 256)
-            .withTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(2), Duration.ofSeconds(2))
-            .quiet());
-    Socket idle = connect();
-    idle.getOutputStream().write('x');
-    assertEquals('x', idle.getInputStream().read());
-    assertEnded(idle, "a pair idle past its timeout");
-
-    // The echo server never closes its side: the relay does, once the client's side has ended.
-    Socket half = connect();
-    half.getOutputStream().write('y');
-    assertEquals('y', half.getInputStream().read());
-    half.shutdownOutput();
-    assertEnded(half, "a half-closed pair past its timeout");
+        Relay.Options.defaults().withTimeouts(Duration.ofMillis(500), LONG, LONG));
+    Socket silent = connect();
+    assertEnded(silent, "a connection that sent nothing");
+    await(
+        () -> log.stream().anyMatch(l -> l.contains("closed, not a byte within 500 ms")),
+        "a line saying why the silent connection was closed");
     await(() -> relay.connections() == 0, "no pair left");
-    assertTrue(log.stream().anyMatch(l -> l.contains("idle for more than")), log.toString());
-    assertTrue(log.stream().anyMatch(l -> l.contains("half-closed for more than")), log.toString());
+    // The target accepts in order: had the relay dialled it for the silent connection, that one
+    // would have been accepted before the real one, whose echo comes back only once accepted.
+    Socket real = connect();
+    assertTrue(echoes(real, 'r'), "a real session after the silent one");
+    assertEquals(1, targetAccepted.get(), "connections the target accepted");
+  }
+
+  @Test
+  void aPairThatCarriesNothingForTheIdleTimeoutIsClosed() throws Exception {
+    relayTo(
+        echo().getLocalPort(),
+        Relay.Options.defaults().withTimeouts(LONG, Duration.ofMillis(500), LONG));
+    Socket idle = connect();
+    assertTrue(echoes(idle, 'x'), "the echo before the pair goes quiet");
+    assertEnded(idle, "a pair idle past its timeout");
+    await(() -> relay.connections() == 0, "no pair left");
+    await(
+        () -> log.stream().anyMatch(l -> l.endsWith("(idle for more than 500 ms)")),
+        "a line saying the pair was idle");
+  }
+
+  /** The client ends its stream; the target never closes its side. */
+  @Test
+  void aPairTheClientHalfClosedIsClosedAfterTheHalfCloseTimeout() throws Exception {
+    relayTo(
+        echo().getLocalPort(),
+        Relay.Options.defaults().withTimeouts(LONG, LONG, Duration.ofMillis(500)));
+    Socket half = connect();
+    assertTrue(echoes(half, 'y'), "the echo before the half-close");
+    half.shutdownOutput();
+    assertEnded(half, "a pair half-closed past its timeout");
+    await(() -> relay.connections() == 0, "no pair left");
+    await(
+        () -> log.stream().anyMatch(l -> l.endsWith("(half-closed for more than 500 ms)")),
+        "a line saying the pair stayed half-closed");
+  }
+
+  /** The target ends its stream; the client never closes its side. */
+  @Test
+  void aPairTheTargetHalfClosedIsClosedAfterTheHalfCloseTimeout() throws Exception {
+    BlockingQueue<Integer> targetSaw = new LinkedBlockingQueue<>();
+    ServerSocket target =
+        serve(
+            s -> {
+              InputStream in = s.getInputStream();
+              s.getOutputStream().write(in.read());
+              s.shutdownOutput();
+              // Reads on, without closing: only the relay can end this connection.
+              int end;
+              try {
+                end = in.read();
+              } catch (SocketException e) {
+                end = -1; // reset rather than closed: ended either way
+              }
+              targetSaw.add(end);
+            });
+    relayTo(
+        target.getLocalPort(),
+        Relay.Options.defaults().withTimeouts(LONG, LONG, Duration.ofMillis(500)));
+    Socket c = connect();
+    c.getOutputStream().write('z');
+    assertEquals('z', c.getInputStream().read());
+    assertEquals(-1, c.getInputStream().read(), "the target's half-close, passed on");
+    Integer end = targetSaw.poll(BOUND.toSeconds(), TimeUnit.SECONDS);
+    assertEquals(-1, end, "the target's connection ending: the relay closed the pair");
+    await(() -> relay.connections() == 0, "no pair left");
+    await(
+        () -> log.stream().anyMatch(l -> l.endsWith("(half-closed for more than 500 ms)")),
+        "a line saying the pair stayed half-closed");
+    assertEquals(List.of(), serverErrors);
+  }
+
+  @Test
+  void optionsOutsideTheirBoundsAreRefused() {
+    Relay.Options d = Relay.Options.defaults();
+    for (Runnable bad :
+        List.<Runnable>of(
+            () -> d.withLimits(0, 1),
+            () -> d.withLimits(Relay.Options.MAX_CONNECTIONS + 1, 1),
+            () -> d.withLimits(8, 0),
+            () -> d.withLimits(8, 9),
+            () -> d.withTimeouts(Duration.ZERO, LONG, LONG),
+            () -> d.withTimeouts(LONG, Duration.ofNanos(999_999), LONG),
+            () -> d.withTimeouts(LONG, LONG, Duration.ofSeconds(-1)),
+            () -> d.withConnectTimeout(Relay.Options.MAX_TIMEOUT.plusMillis(1)))) {
+      assertThrows(IllegalArgumentException.class, bad::run);
+    }
+    // The bounds themselves are taken.
+    d.withLimits(Relay.Options.MAX_CONNECTIONS, Relay.Options.MAX_CONNECTIONS);
+    d.withLimits(1, 1);
+    d.withTimeouts(Relay.Options.MIN_TIMEOUT, Relay.Options.MAX_TIMEOUT, LONG);
   }
 
   // ---------------------------------------------------------------------------------- helpers
@@ -409,6 +520,7 @@ class RelayTest {
               while (!server.isClosed()) {
                 Socket s = server.accept();
                 open.add(s);
+                targetAccepted.incrementAndGet();
                 s.setSoTimeout((int) BOUND.toMillis());
                 pool.submit(
                     () -> {
@@ -459,6 +571,26 @@ class RelayTest {
     s.connect(relay.address(), (int) BOUND.toMillis());
     s.setSoTimeout((int) BOUND.toMillis());
     return s;
+  }
+
+  /**
+   * Whether {@code s} carries {@code b} there and back, false when the relay closed it (before or
+   * after the byte was written).
+   */
+  private static boolean echoes(Socket s, int b) throws IOException {
+    try {
+      s.getOutputStream().write(b);
+      int got = s.getInputStream().read();
+      if (got < 0) {
+        return false;
+      }
+      assertEquals(b & 0xff, got, "the echo");
+      return true;
+    } catch (SocketTimeoutException e) {
+      throw new AssertionError("neither an echo nor an end within " + BOUND, e);
+    } catch (IOException e) {
+      return false; // reset: refused
+    }
   }
 
   private static void assertEnded(Socket s, String what) throws IOException {
