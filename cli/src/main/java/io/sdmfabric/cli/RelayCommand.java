@@ -1,39 +1,67 @@
 package io.sdmfabric.cli;
 
+import io.sdmfabric.frontend.Durations;
 import io.sdmfabric.relay.Relay;
 import io.sdmfabric.wire.HostPort;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code sdm relay}: a {@link Relay} on the command line, for a login node between compute nodes
  * and a front-end. It prints {@code sdm relay: forwarding ADDR:PORT -> HOST:PORT} on standard error
- * once it listens (scripts read the port from it when they ask for port 0), a line per connection
- * unless {@code --quiet}, and runs until SIGINT or SIGTERM, which close every connection. Bad input
- * is one line on standard error and exit status 2.
+ * once it listens (scripts read the port from it when they ask for port 0), then where its address
+ * came from, a line per connection unless {@code --quiet}, and runs until SIGINT or SIGTERM, which
+ * close every connection. Bad input, options out of their bounds included, is one line on standard
+ * error and exit status 2.
+ *
+ * <p>Where it listens: {@code --listen ADDR:PORT} as given; a port alone means the address this
+ * host's name resolves to, as {@code sdm listen} does, which is the address the compute nodes reach
+ * when they resolve the name the user gives {@code sdm connect --via}; a name that resolves to
+ * loopback, or not at all, is refused with the fix. Every interface ({@code 0.0.0.0:PORT}) only
+ * when asked, with a warning: on a login node that is also the interface the outside world reaches.
  */
 @Command(
     name = "relay",
     description = {
       "Forward TCP connections from compute nodes to a front-end, on a login node that both reach.",
-      "Each connection gets its own connection to --to; bytes go both ways until both sides close."
+      "Each connection gets its own connection to --to once it has sent its first bytes; bytes go"
+          + " both ways until both sides close. Silent, idle and half-closed connections are"
+          + " closed, and one address may hold only a few at once."
     },
     mixinStandardHelpOptions = true)
 final class RelayCommand implements Callable<Integer> {
-  /** Where the relay listens when {@code --listen} gives only a port: every IPv4 interface. */
-  static final String ALL_INTERFACES = "0.0.0.0";
+  /** This host's address as its name resolves; {@link InetAddress#getLocalHost} but in tests. */
+  interface LocalHost {
+    InetAddress address() throws UnknownHostException;
+  }
+
+  private static final Relay.Options DEFAULTS = Relay.Options.defaults();
+
+  /** Where to listen, and what to say about it once listening (nothing when given whole). */
+  private record Where(HostPort address, List<String> notes) {
+    Where {
+      notes = List.copyOf(notes);
+    }
+  }
 
   // Not `required`: picocli would answer a missing option with the whole usage; one line is
-  // clearer in a batch job's log.
+  // clearer in a batch job's log. Numbers and durations are read here rather than by picocli for
+  // the same reason.
   @Option(
       names = "--listen",
       paramLabel = "[ADDR:]PORT",
-      description = "where to listen (default address: all interfaces; port 0 picks one)")
+      description =
+          "where to listen: an address of this host and a port (0 picks one); a port alone"
+              + " listens on the address of this host's name, 0.0.0.0:PORT on every interface")
   String listen;
 
   @Option(names = "--to", paramLabel = "HOST:PORT", description = "where to forward to")
@@ -45,21 +73,65 @@ final class RelayCommand implements Callable<Integer> {
   @Option(
       names = "--max-connections",
       paramLabel = "N",
-      description = "connections at once; more are closed as they come (default: ${DEFAULT-VALUE})")
-  int maxConnections = Relay.Options.defaults().maxConnections();
+      description =
+          "connections at once, at most "
+              + Relay.Options.MAX_CONNECTIONS
+              + "; more are closed as they come (default: ${DEFAULT-VALUE})")
+  String maxConnections = String.valueOf(DEFAULTS.maxConnections());
 
   @Option(
       names = "--max-per-source",
       paramLabel = "N",
       description =
-          "connections at once from one address, so that one host cannot take every slot"
-              + " (default: ${DEFAULT-VALUE})")
-  int maxPerSource = Relay.Options.defaults().maxPerSource();
+          "connections at once from one address, at most --max-connections, so that one host"
+              + " cannot take every slot (default: ${DEFAULT-VALUE})")
+  String maxPerSource = String.valueOf(DEFAULTS.maxPerSource());
+
+  @Option(
+      names = "--opening-timeout",
+      paramLabel = "DURATION",
+      description =
+          "close a new connection that sends nothing for this long; the target is dialled only"
+              + " after its first bytes (default: ${DEFAULT-VALUE})")
+  String openingTimeout = option(DEFAULTS.openingTimeout());
+
+  @Option(
+      names = "--idle-timeout",
+      paramLabel = "DURATION",
+      description =
+          "close a pair that carries no byte either way for this long (default: ${DEFAULT-VALUE},"
+              + " 12 hours: a session may sit a working day while its user reads code, and the"
+              + " front-end protocol sends nothing meanwhile)")
+  String idleTimeout = option(DEFAULTS.idleTimeout());
+
+  @Option(
+      names = "--half-close-timeout",
+      paramLabel = "DURATION",
+      description =
+          "close a pair this long after one side ended its stream (default: ${DEFAULT-VALUE})")
+  String halfCloseTimeout = option(DEFAULTS.halfCloseTimeout());
+
+  @Option(
+      names = "--connect-timeout",
+      paramLabel = "DURATION",
+      description = "how long to wait for --to to accept a connection (default: ${DEFAULT-VALUE})")
+  String connectTimeout = option(DEFAULTS.connectTimeout());
 
   private final PrintStream err;
+  private final LocalHost localHost;
+  private final Consumer<Relay> started;
 
   RelayCommand(PrintStream err) {
+    this(err, InetAddress::getLocalHost, relay -> {});
+  }
+
+  /**
+   * @param started told of the relay once it listens and has said so (tests close it)
+   */
+  RelayCommand(PrintStream err, LocalHost localHost, Consumer<Relay> started) {
     this.err = err;
+    this.localHost = localHost;
+    this.started = started;
   }
 
   @Override
@@ -70,16 +142,12 @@ final class RelayCommand implements Callable<Integer> {
     if (to == null) {
       return usage("--to HOST:PORT is missing: where to forward to");
     }
-    if (maxConnections < 1) {
-      return usage("--max-connections must be at least 1, not " + maxConnections);
-    }
-    if (maxPerSource < 1) {
-      return usage("--max-per-source must be at least 1, not " + maxPerSource);
-    }
-    HostPort where;
+    Relay.Options options;
+    Where where;
     HostPort target;
     try {
-      where = HostPort.parse(listen, ALL_INTERFACES);
+      options = options();
+      where = listenAddress();
       target = HostPort.parse(to);
     } catch (IllegalArgumentException e) {
       return usage(e.getMessage());
@@ -89,32 +157,146 @@ final class RelayCommand implements Callable<Integer> {
     }
     InetSocketAddress address;
     try {
-      address = where.resolve();
+      address = where.address().resolve();
     } catch (UnknownHostException e) {
-      return usage("cannot resolve the address to listen on, " + where.host());
+      return usage("cannot resolve the address to listen on, " + where.address().host());
     }
-    Relay.Options options = Relay.Options.defaults().withLimits(maxConnections, maxPerSource);
     Relay relay;
     try {
       relay = Relay.start(address, target, quiet ? options.quiet() : options, this::say);
     } catch (UnknownHostException e) {
       return usage("cannot resolve " + target.host() + " (--to " + to + ")");
     } catch (IOException e) {
-      return usage("cannot listen on " + where + ": " + e.getMessage());
+      return usage("cannot listen on " + where.address() + ": " + e.getMessage());
     }
     // SIGINT and SIGTERM run the JVM's shutdown hooks: this one ends every connection and thread.
     Runtime.getRuntime().addShutdownHook(new Thread(relay::close, "sdm-relay-shutdown"));
     say("forwarding " + HostPort.of(relay.address()) + " -> " + target);
+    where.notes().forEach(this::say);
     if (relay.address().getAddress().isAnyLocalAddress()) {
-      // The default: a login node's compute-facing interface is not knowable from here. What
-      // crosses the relay is TLS, authenticated end to end; the relay itself bounds what strangers
-      // can hold (per address, silent, idle and half-closed connections).
+      int port = relay.address().getPort();
       say(
-          "listening on every interface of this host; name one with --listen ADDR:PORT (the"
-              + " address the compute nodes reach) to be reachable there only");
+          "WARNING: listening on every interface of this host: whoever reaches port "
+              + port
+              + " on any of its networks, the outside world's included, reaches "
+              + target
+              + " through this relay. Name the address the compute nodes reach to listen there"
+              + " only: --listen ADDR:"
+              + port);
     }
+    started.accept(relay);
     relay.awaitClosed();
     return 0;
+  }
+
+  /**
+   * The relay's options from the command line.
+   *
+   * @throws IllegalArgumentException naming the option that is wrong and why
+   */
+  private Relay.Options options() {
+    int max = count("--max-connections", maxConnections, Relay.Options.MAX_CONNECTIONS, "");
+    int perSource =
+        count("--max-per-source", maxPerSource, max, " (--max-connections is " + max + ")");
+    return DEFAULTS
+        .withLimits(max, perSource)
+        .withTimeouts(
+            timeout("--opening-timeout", openingTimeout),
+            timeout("--idle-timeout", idleTimeout),
+            timeout("--half-close-timeout", halfCloseTimeout))
+        .withConnectTimeout(timeout("--connect-timeout", connectTimeout));
+  }
+
+  /** Where to listen: {@code --listen ADDR:PORT} as given, or a port on this host's address. */
+  private Where listenAddress() {
+    // Parsed first with a stand-in host, so that a bad port is said before anything is looked up.
+    HostPort given = HostPort.parse(listen, "this host");
+    if (listen.contains(":")) {
+      return new Where(given, List.of());
+    }
+    InetAddress own;
+    try {
+      own = localHost.address();
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException(
+          "--listen "
+              + listen
+              + ": this host's name does not resolve, so a port alone has no address to go with:"
+              + " name the address the compute nodes reach, --listen ADDR:"
+              + listen);
+    }
+    if (own.isLoopbackAddress()) {
+      throw new IllegalArgumentException(
+          "--listen "
+              + listen
+              + ": this host's name, "
+              + own.getHostName()
+              + ", resolves to "
+              + own.getHostAddress()
+              + ", a loopback address the compute nodes cannot reach: name the address they"
+              + " reach, --listen ADDR:"
+              + listen
+              + " (or 0.0.0.0:"
+              + listen
+              + " for every interface)");
+    }
+    String name = own.getHostName();
+    return new Where(
+        new HostPort(own.getHostAddress(), given.port()),
+        List.of(
+            "listening on the address of this host's name, "
+                + name
+                + ": where the compute nodes reach it if "
+                + name
+                + " resolves there to the same address (sdm connect --via "
+                + name
+                + ":PORT); if they reach this host at another address, name that with --listen"
+                + " ADDR:PORT"));
+  }
+
+  /** A whole number from 1 to {@code max}. */
+  private static int count(String option, String text, int max, String why) {
+    int n;
+    try {
+      n = Integer.parseInt(text.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + " " + text + ": not a whole number");
+    }
+    if (n < 1 || n > max) {
+      throw new IllegalArgumentException(
+          option + " must be between 1 and " + max + why + ", not " + n);
+    }
+    return n;
+  }
+
+  /** A duration as users write them, within the relay's bounds. */
+  private static Duration timeout(String option, String text) {
+    Duration d;
+    try {
+      d = Durations.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage());
+    }
+    if (!Relay.Options.withinTimeoutBounds(d)) {
+      throw new IllegalArgumentException(
+          option
+              + " must be between "
+              + option(Relay.Options.MIN_TIMEOUT)
+              + " and "
+              + option(Relay.Options.MAX_TIMEOUT)
+              + " (a week), not "
+              + text);
+    }
+    return d;
+  }
+
+  /** {@code d} as an option's value: {@code 720m}, {@code 10s}, {@code 500ms}. */
+  static String option(Duration d) {
+    long ms = d.toMillis();
+    if (ms % 60_000 == 0) {
+      return ms / 60_000 + "m";
+    }
+    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
   }
 
   private void say(String line) {
