@@ -162,17 +162,20 @@ final class Pair {
               + " (the target never heard of it)");
       return -1;
     } catch (IOException e) {
-      String aborted = failure.get();
-      log.accept(
-          "#"
-              + id
-              + " from "
-              + from
-              + (aborted != null
-                  ? ": closed before its first byte (" + aborted + ")"
-                  : ": failed before its first byte: " + Texts.describe(e)));
+      logEarlyEnd(
+          ": closed before its first byte", ": failed before its first byte: " + Texts.describe(e));
       return -1;
     }
+  }
+
+  /**
+   * Logs why the pair ended before it carried anything: {@code closed} with the reason when the
+   * relay closed it meanwhile (its failure), {@code failed} otherwise.
+   */
+  private void logEarlyEnd(String closed, String failed) {
+    String aborted = failure.get();
+    log.accept(
+        "#" + id + " from " + from + (aborted != null ? closed + " (" + aborted + ")" : failed));
   }
 
   /** Connects to the target; false, said in the log, when it cannot. */
@@ -183,15 +186,9 @@ final class Pair {
       outbound.connect(targetAddress, millis(options.connectTimeout()));
       return true;
     } catch (IOException e) {
-      String aborted = failure.get();
-      log.accept(
-          "#"
-              + id
-              + " from "
-              + from
-              + (aborted != null
-                  ? ": closed before " + target + " answered (" + aborted + ")"
-                  : ": cannot reach " + target + ": " + Texts.describe(e)));
+      logEarlyEnd(
+          ": closed before " + target + " answered",
+          ": cannot reach " + target + ": " + Texts.describe(e));
       return false;
     }
   }
