@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * agents (and so every gdb and rank) and the ranks' launcher together.
  */
 public final class LaunchedSession extends DistributedSession {
-  /** How many of the launcher's own lines a failure message quotes. */
+  /** How many of the launcher's own lines, and of the rank shims', a failure message quotes. */
   private static final int QUOTED_LINES = 5;
 
   /** How long closing waits for an ended launcher's last lines. */
@@ -66,20 +67,16 @@ public final class LaunchedSession extends DistributedSession {
   private final Path spool;
   private final OutputMerger output;
   private final ArrayDeque<String> launcherLines = new ArrayDeque<>();
+  private final ArrayDeque<String> shimLines = new ArrayDeque<>();
   private final CompletableFuture<JobLauncher.SlurmJob> slurmJob = new CompletableFuture<>();
   private Process ranks;
   private volatile boolean ending;
   private Process agents;
 
-  private LaunchedSession(Spec spec, PrintStream err) {
+  private LaunchedSession(Spec spec, PrintStream err, Path spool) {
     super(spec.size(), spec.wireUp(), err);
     this.spec = spec;
-    byte[] id = new byte[6];
-    new SecureRandom().nextBytes(id);
-    this.spool =
-        Path.of(
-            System.getProperty("java.io.tmpdir"),
-            "sdm-" + System.getProperty("user.name") + "-" + HexFormat.of().formatHex(id));
+    this.spool = spool;
     this.output = new OutputMerger(spec.config().eventWindow(), this::publish);
   }
 
@@ -90,7 +87,22 @@ public final class LaunchedSession extends DistributedSession {
    *     tree is not ready in time; what was started is ended
    */
   public static LaunchedSession start(Spec spec, PrintStream err) throws IOException {
-    LaunchedSession s = new LaunchedSession(spec, err);
+    byte[] id = new byte[6];
+    new SecureRandom().nextBytes(id);
+    return start(
+        spec,
+        err,
+        Path.of(
+            System.getProperty("java.io.tmpdir"),
+            "sdm-" + System.getProperty("user.name") + "-" + HexFormat.of().formatHex(id)));
+  }
+
+  /**
+   * {@link #start(Spec, PrintStream)} with the ranks' spool directory at {@code spool} on every
+   * node, for tests that plant one there first.
+   */
+  static LaunchedSession start(Spec spec, PrintStream err, Path spool) throws IOException {
+    LaunchedSession s = new LaunchedSession(spec, err, spool);
     s.open("end-launched-job", "starting the job");
     return s;
   }
@@ -116,6 +128,7 @@ public final class LaunchedSession extends DistributedSession {
                 spec.config(),
                 false));
 
+    checkAlive(); // ranks that could not start (their shim says why): no agents for them
     Optional<JobLauncher.SlurmJob> job = Optional.empty();
     if (launcher == JobLauncher.SRUN) {
       job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
@@ -148,9 +161,12 @@ public final class LaunchedSession extends DistributedSession {
 
   private void ended(Process p, String what) throws IOException {
     if (p != null && !p.isAlive()) {
+      drainIfEnded(p, DRAIN_LIMIT);
       String quoted;
       synchronized (launcherLines) {
-        quoted = launcherLines.isEmpty() ? "" : ":\n  " + String.join("\n  ", launcherLines);
+        List<String> lines = new ArrayList<>(shimLines);
+        lines.addAll(launcherLines);
+        quoted = lines.isEmpty() ? "" : ":\n  " + String.join("\n  ", lines);
       }
       throw new IOException(
           spec.launcher().command()
@@ -185,6 +201,19 @@ public final class LaunchedSession extends DistributedSession {
         slurmJob.complete(job.get());
         return;
       }
+    }
+    if (master().isEmpty() || !master().get().treeReady().isDone()) {
+      // No rank has run its program yet (each waits, stopped, to be attached at its exec): this is
+      // its shim, saying why the rank does not start. It goes where the launcher's lines go.
+      String said = "rank " + t.rank() + ": " + t.text();
+      synchronized (launcherLines) {
+        shimLines.addLast(said);
+        if (shimLines.size() > QUOTED_LINES) {
+          shimLines.removeFirst();
+        }
+      }
+      err.println("[" + spec.launcher().command() + "] " + said);
+      return;
     }
     output.add(t.rank(), t.text());
   }

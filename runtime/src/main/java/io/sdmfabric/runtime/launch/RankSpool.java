@@ -13,9 +13,14 @@ import java.util.List;
 /**
  * A node's spool directory of a session: each rank's shim writes {@code rank.R} holding its pid,
  * then stops itself. The agent polls it for ranks that have stopped and are ready to be attached.
- * The directory must be the user's own with mode 0700: anyone else could plant pids in it.
+ * The directory must be the user's own with mode 0700: anyone else could plant pids in it. Its
+ * files are read only as the shim writes them: small regular files of the user's, never through a
+ * link.
  */
 public final class RankSpool {
+  /** The most a pid file holds: a pid and a newline, with room to spare. */
+  private static final int PID_FILE_LIMIT = 32;
+
   /** A rank stopped before the exec of its program. */
   public record StoppedRank(int rank, long pid) {}
 
@@ -34,7 +39,8 @@ public final class RankSpool {
    * The ranks stopped since the last call. Ranks whose file is there but whose process has not
    * stopped yet come in a later call.
    *
-   * @throws IOException when the directory is not the user's private one
+   * @throws IOException when the directory is not the user's private one, or a pid file in it is
+   *     not a small regular file of the user's (a link is not followed)
    */
   public List<StoppedRank> poll() throws IOException {
     List<StoppedRank> ready = new ArrayList<>();
@@ -48,7 +54,7 @@ public final class RankSpool {
         long pid;
         try {
           rank = Integer.parseInt(f.getFileName().toString().substring("rank.".length()));
-          pid = Long.parseLong(Files.readString(f).trim());
+          pid = Long.parseLong(PrivateDirectory.readSmall(f, PID_FILE_LIMIT).trim());
         } catch (NumberFormatException e) {
           continue;
         }
@@ -61,15 +67,24 @@ public final class RankSpool {
     return ready;
   }
 
-  /** Removes the directory and what the shims wrote in it. */
+  /**
+   * Removes what the shims wrote and then the directory, if it is the user's private one. A spool
+   * name someone else took first (a link to a directory of the user's, a directory of their own) is
+   * left alone: nothing in it is the session's, and nothing is removed through a link.
+   */
   public void delete() {
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+    try {
+      PrivateDirectory.check(dir);
+    } catch (IOException e) {
+      return; // missing, or not this user's alone
+    }
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "{rank.*,.rank.*}")) {
       for (Path f : files) {
-        Files.deleteIfExists(f);
+        Files.deleteIfExists(f); // a link itself, never what it names
       }
       Files.deleteIfExists(dir);
     } catch (IOException e) {
-      // Gone already, or not ours to remove.
+      // Gone already, or something else is in it: left for the user.
     }
   }
 

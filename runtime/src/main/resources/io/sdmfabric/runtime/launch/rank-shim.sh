@@ -11,21 +11,34 @@ fi
 size=${OMPI_COMM_WORLD_SIZE:-${PMIX_SIZE:-${PMI_SIZE:-${SLURM_NTASKS:-}}}}
 export SDM_RANK="$rank" SDM_SIZE="$size"
 umask 077
-# The spool must be this user's alone: made here (mkdir fails if it is there), or found as the
-# directory another rank of this node made: owned by this user, not a link, mode 0700. One that
-# another user made first, or a link, is refused rather than written into.
-if ! mkdir "$spool" 2>/dev/null; then
-  if [ ! -d "$spool" ] || [ -L "$spool" ] || [ "$(stat -c %u "$spool")" != "$(id -u)" ] \
-    || [ $(( 0$(stat -c %a "$spool") & 077 )) -ne 0 ]; then
-    echo "sdm: the spool directory $spool on $(hostname) is not this user's alone (another user's, a link, or open to others): rank $rank does not start" >&2
+# The spool must be this user's alone: made here (mkdir, never -p: it fails if the name is taken),
+# or found as the directory another rank of this node made: a directory, not a link, owned by this
+# user, closed to everyone else. One that another user made first, or a link, is refused rather
+# than written into, and the rank does not start.
+if ! made=$(mkdir "$spool" 2>&1); then
+  why=
+  if [ -L "$spool" ]; then
+    why="it is a symbolic link"
+  elif [ ! -e "$spool" ]; then
+    why="it cannot be made: $made"
+  elif [ ! -d "$spool" ]; then
+    why="it is not a directory"
+  elif [ "$(stat -c %u "$spool")" != "$(id -u)" ]; then
+    why="it is owned by $(stat -c %U "$spool"), not by $(id -un)"
+  elif [ $(( 0$(stat -c %a "$spool") & 077 )) -ne 0 ]; then
+    why="it has mode $(stat -c %a "$spool"), not 700"
+  fi
+  if [ -n "$why" ]; then
+    echo "sdm: rank $rank does not start: the spool directory $spool on $(uname -n) is not this user's alone: $why" >&2
     exit 127
   fi
 fi
 if [ "$rank" = 0 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
   echo "sdm-job $SLURM_JOB_ID ${SLURM_STEP_NODELIST:-${SLURM_JOB_NODELIST:-}} ${SLURM_STEP_NUM_NODES:-${SLURM_JOB_NUM_NODES:-1}}"
 fi
-# Created exclusively (noclobber: O_EXCL), so that nothing planted there is written through.
+# The pid file is created exclusively (noclobber: O_EXCL once the name is free) and renamed into
+# place (mv -T: over a link, never into a directory it names), so nothing there is written through.
 rm -f "$spool/.rank.$rank"
-(set -C; echo $$ >"$spool/.rank.$rank") && mv -f "$spool/.rank.$rank" "$spool/rank.$rank" || exit 127
+(set -C; echo $$ >"$spool/.rank.$rank") && mv -fT "$spool/.rank.$rank" "$spool/rank.$rank" || exit 127
 kill -STOP $$
 exec "$@"

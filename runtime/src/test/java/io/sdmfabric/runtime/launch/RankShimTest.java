@@ -1,71 +1,107 @@
 package io.sdmfabric.runtime.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The rank shim's spool, made or found safely on a node other users share. */
 class RankShimTest {
+  private static final Duration BOUND = Duration.ofSeconds(30);
+
   @TempDir Path tmp;
 
-  /** Runs the shim as rank 0 of 1 for {@code spool}; its exit status and what it said. */
-  private static Process shim(Path spool) throws Exception {
+  private final List<Process> started = new ArrayList<>();
+
+  @AfterEach
+  void endShims() {
+    // A shim that got its pid file in stops itself, waiting for an agent that never comes; one that
+    // went wrong may have a subshell of its own still waiting.
+    for (Process p : started) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
+  }
+
+  /** Runs the shim as rank {@code rank} of 2 with {@code spool}, its two streams merged. */
+  private Process shim(Path spool, int rank) throws IOException {
     ProcessBuilder b =
         new ProcessBuilder(RankShim.command(spool.toString(), "/bin/true", List.of()))
             .redirectErrorStream(true);
-    b.environment().put("OMPI_COMM_WORLD_RANK", "0");
-    b.environment().put("OMPI_COMM_WORLD_SIZE", "1");
-    return b.start();
+    b.environment().put("OMPI_COMM_WORLD_RANK", Integer.toString(rank));
+    b.environment().put("OMPI_COMM_WORLD_SIZE", "2");
+    Process p = b.start();
+    started.add(p);
+    return p;
   }
 
-  private static String refused(Path spool) throws Exception {
-    Process p = shim(spool);
+  /** What the shim of rank 0 said when it refused {@code spool}, having checked it did. */
+  private String refused(Path spool) throws Exception {
+    Process p = shim(spool, 0);
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(30, TimeUnit.SECONDS), out);
+    assertTrue(p.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS), out);
     assertEquals(127, p.exitValue(), out);
-    assertTrue(out.contains("is not this user's alone"), out);
+    assertTrue(
+        out.contains(
+            "sdm: rank 0 does not start: the spool directory "
+                + spool
+                + " on "
+                + hostname()
+                + " is not this user's alone: "),
+        out);
     return out;
   }
 
+  /** Waits until rank {@code rank}'s pid file holds {@code shim}'s pid, at most {@link #BOUND}. */
+  private static void awaitPidFile(Path spool, int rank, Process shim) throws Exception {
+    Path file = spool.resolve("rank." + rank);
+    await(
+        () -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || !shim.isAlive(),
+        "rank " + rank + "'s pid file");
+    assertTrue(shim.isAlive(), () -> "the shim ended: " + output(shim));
+    assertEquals(Long.toString(shim.pid()), Files.readString(file).strip());
+  }
+
   @Test
-  void aSpoolMadeByTheShimIsPrivateAndHoldsTheRanksPid() throws Exception {
+  void aSpoolMadeByTheShimIsPrivateHoldsTheRanksPidsAndIsSharedByTheNodesRanks() throws Exception {
     Path spool = tmp.resolve("spool");
-    Process p = shim(spool);
-    try {
-      Path rank = spool.resolve("rank.0");
-      for (int i = 0; i < 300 && !Files.exists(rank); i++) {
-        Thread.sleep(100);
-      }
-      assertEquals(Long.toString(p.pid()), Files.readString(rank).strip());
-      assertEquals(
-          "rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(spool)));
-    } finally {
-      p.destroyForcibly(); // it stopped itself, waiting for an agent
-    }
+    Process first = shim(spool, 0);
+    awaitPidFile(spool, 0, first);
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(spool)));
+    Process second = shim(spool, 1); // finds the directory rank 0 made, and takes it
+    awaitPidFile(spool, 1, second);
+    assertEquals(
+        "rw-------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(spool.resolve("rank.1"))));
   }
 
   @Test
   void aSpoolThatIsALinkOrOpenToOthersIsRefusedAndNothingIsWrittenThere() throws Exception {
     Path target = Files.createDirectory(tmp.resolve("target"));
+    Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwx------"));
     Path link = Files.createSymbolicLink(tmp.resolve("link"), target);
-    refused(link);
-    try (var files = Files.list(target)) {
-      assertEquals(List.of(), files.toList());
-    }
+    assertTrue(refused(link).contains("it is a symbolic link"));
+    assertEquals(List.of(), list(target));
+
     Path open = Files.createDirectory(tmp.resolve("open"));
-    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
-    refused(open);
-    assertFalse(Files.exists(open.resolve("rank.0")));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwx---"));
+    assertTrue(refused(open).contains("it has mode 770, not 700"));
+    assertEquals(List.of(), list(open));
   }
 
   @Test
@@ -77,6 +113,70 @@ class RankShimTest {
     Files.setPosixFilePermissions(theirs, PosixFilePermissions.fromString("rwx------"));
     Process chown = new ProcessBuilder("chown", "nobody", theirs.toString()).start();
     assertEquals(0, chown.waitFor());
-    refused(theirs);
+    assertTrue(refused(theirs).contains("it is owned by nobody, not by root"));
+    assertEquals(List.of(), list(theirs));
+  }
+
+  @Test
+  void aSpoolThatCannotBeMadeIsRefusedWithMkdirsReason() throws Exception {
+    Path nowhere = tmp.resolve("missing").resolve("spool");
+    assertTrue(refused(nowhere).contains("it cannot be made: mkdir: "));
+  }
+
+  /**
+   * Links in a spool of the user's own (left by an earlier run, say) are replaced, not written
+   * through: the shim's temporary file named as a link to a FIFO (a shell's noclobber would open a
+   * FIFO or a device without O_EXCL, and block on this one), its pid file as a link to a directory
+   * (a plain mv would move the pid file into it).
+   */
+  @Test
+  void linksPlantedInTheSpoolAreNotWrittenThrough() throws Exception {
+    Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
+    Path fifo = elsewhere.resolve("fifo");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    assertEquals(0, mkfifo.waitFor());
+    Path dir = Files.createDirectory(elsewhere.resolve("dir"));
+    Path spool = Files.createDirectory(tmp.resolve("spool"));
+    Files.setPosixFilePermissions(spool, PosixFilePermissions.fromString("rwx------"));
+    Files.createSymbolicLink(spool.resolve(".rank.0"), fifo);
+    Files.createSymbolicLink(spool.resolve("rank.0"), dir);
+
+    Process p = shim(spool, 0);
+    awaitPidFile(spool, 0, p);
+    assertEquals(List.of(), list(dir));
+    assertEquals(List.of(spool.resolve("rank.0")), list(spool));
+  }
+
+  private static List<Path> list(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.toList();
+    }
+  }
+
+  private static String hostname() throws Exception {
+    Process p = new ProcessBuilder("uname", "-n").start();
+    String name = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertEquals(0, p.waitFor());
+    return name;
+  }
+
+  /** What an ended shim said (its streams are merged into standard output). */
+  private static String output(Process shim) {
+    try {
+      return new String(shim.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(" + e + ")";
+    }
+  }
+
+  /** Waits at most {@link #BOUND} for {@code condition}. */
+  private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + BOUND.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within " + BOUND + ": " + what);
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
   }
 }

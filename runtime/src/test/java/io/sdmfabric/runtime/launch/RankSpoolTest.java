@@ -1,0 +1,76 @@
+package io.sdmfabric.runtime.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent's side of the spool: it reads only what the shims write there. */
+class RankSpoolTest {
+  @TempDir Path tmp;
+
+  private Path spool() throws IOException {
+    Path spool = Files.createDirectory(tmp.resolve("spool"));
+    Files.setPosixFilePermissions(spool, PosixFilePermissions.fromString("rwx------"));
+    return spool;
+  }
+
+  @Test
+  void aPidFileThatIsALinkIsNotFollowed() throws Exception {
+    Path spool = spool();
+    Path elsewhere =
+        Files.writeString(tmp.resolve("elsewhere"), ProcessHandle.current().pid() + "\n");
+    Files.createSymbolicLink(spool.resolve("rank.0"), elsewhere);
+    IOException e = assertThrows(IOException.class, () -> new RankSpool(spool).poll());
+    assertTrue(
+        e.getMessage().contains(spool.resolve("rank.0") + " is not a regular file"),
+        e.getMessage());
+  }
+
+  @Test
+  void aSpoolOpenToOthersIsNotRead() throws Exception {
+    Path spool = spool();
+    Files.setPosixFilePermissions(spool, PosixFilePermissions.fromString("rwxrwxrwx"));
+    IOException e = assertThrows(IOException.class, () -> new RankSpool(spool).poll());
+    assertTrue(e.getMessage().contains("has mode rwxrwxrwx"), e.getMessage());
+  }
+
+  @Test
+  void deletingRemovesWhatTheShimsWroteAndTheSpool() throws Exception {
+    Path spool = spool();
+    Files.writeString(spool.resolve("rank.0"), "1\n");
+    Files.writeString(spool.resolve(".rank.1"), "2\n");
+    new RankSpool(spool).delete();
+    assertFalse(Files.exists(spool, LinkOption.NOFOLLOW_LINKS));
+  }
+
+  /**
+   * A spool name someone planted first, as a link to a directory of the user's: the session that
+   * could not use it removes nothing through it as it cleans up.
+   */
+  @Test
+  void deletingALinkedSpoolRemovesNothingThroughIt() throws Exception {
+    Path users = Files.createDirectory(tmp.resolve("users"));
+    Files.setPosixFilePermissions(users, PosixFilePermissions.fromString("rwx------"));
+    Path precious = Files.writeString(users.resolve("rank.0"), "the user's own\n");
+    Path planted = Files.createSymbolicLink(tmp.resolve("planted"), users);
+    new RankSpool(planted).delete();
+    assertEquals("the user's own\n", Files.readString(precious));
+  }
+
+  @Test
+  void aRankThatHasNotStoppedIsNotReadyYet() throws Exception {
+    Path spool = spool();
+    Files.writeString(spool.resolve("rank.0"), ProcessHandle.current().pid() + "\n");
+    assertEquals(List.of(), new RankSpool(spool).poll());
+  }
+}
