@@ -4,7 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -160,5 +167,69 @@ class SdmMpiIT {
     // gdb's shell writes to gdb's own output, which the agent logs as a line that is not MI.
     assertTrue(r.err().contains("gdb-env=[]"), r.toString());
     assertFalse(r.err().matches("(?s).*gdb-env=\\[[^\\]].*"), r.toString());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "srun"})
+  void aSigtermWhileTheSessionClosesStillEndsTheWholeJob(String launcher) throws Exception {
+    // A batch step's end: sdm gets SIGTERM, maybe while its session is closing already (here its
+    // console's input has just ended). The JVM must not exit before what it started has ended.
+    needs(launcher);
+    Path out = Files.createTempFile("sdm-out", ".txt");
+    Process sdm =
+        new ProcessBuilder(
+                Sdm.command(
+                    "debug",
+                    "--launcher",
+                    launcher,
+                    "-n",
+                    "2",
+                    "--",
+                    Sdm.mpiExample("mpi_reduce").toString()))
+            .redirectOutput(out.toFile())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    List<ProcessHandle> tree = new ArrayList<>(List.of(sdm.toHandle()));
+    try {
+      await(
+          () -> read(out).contains(" loaded ") || !sdm.isAlive(),
+          Duration.ofMinutes(2),
+          "the session to start");
+      assertTrue(sdm.isAlive(), () -> read(out));
+      sdm.descendants().forEach(tree::add);
+      assertTrue(tree.size() > 1, "no launcher started");
+
+      sdm.getOutputStream().close(); // the console's input ends: the session closes
+      sdm.destroy(); // SIGTERM, while it does
+      assertTrue(sdm.waitFor(60, TimeUnit.SECONDS), () -> read(out));
+      await(
+          () -> tree.stream().noneMatch(ProcessHandle::isAlive),
+          Duration.ofSeconds(60),
+          "the processes the session started to end");
+    } finally {
+      sdm.descendants().forEach(tree::add);
+      tree.forEach(ProcessHandle::destroyForcibly);
+      Files.deleteIfExists(out);
+    }
+  }
+
+  /** Waits at most {@code bound} for {@code condition}. */
+  private static void await(BooleanSupplier condition, Duration bound, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + bound.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within " + bound + ": " + what);
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return "(" + e + ")";
+    }
   }
 }

@@ -205,14 +205,6 @@ public abstract sealed class DistributedSession extends MasterSession
 
   @Override
   final void end() {
-    Thread hook = shutdownHook;
-    if (hook != null) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // Closing from the hook itself: the JVM is going down.
-      }
-    }
     // From here on agents and links go away on purpose: that is no news to warn about.
     Quiet.loggers();
     DistributedMaster m = master;
@@ -241,5 +233,15 @@ public abstract sealed class DistributedSession extends MasterSession
       }
     }
     afterProcessesEnd();
+    // Only now: a SIGTERM while the session ends runs the hook, whose close waits for this one, so
+    // the JVM does not exit with the session's processes half ended.
+    Thread hook = shutdownHook;
+    if (hook != null) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // The JVM is going down (closing from the hook itself, or a signal meanwhile).
+      }
+    }
   }
 }

@@ -8,13 +8,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
  * A session whose master runs in this JVM: what every kind has in common. Commands and events go
  * through the master ({@link MasterClient}); closing runs once, whoever calls it first (the
- * front-end, a failed start, or the JVM's shutdown hook), and what it ends is each kind's own.
+ * front-end, a failed start, or the JVM's shutdown hook), a later caller waits until it is done,
+ * and what it ends is each kind's own.
  *
  * <p>The kinds: {@link EmbeddedSession} (master, servers and debuggers in this JVM), and the
  * distributed ones ({@link DistributedSession}), whose ranks are served by agent JVMs: {@link
@@ -24,7 +28,13 @@ import java.util.function.Consumer;
 public abstract sealed class MasterSession implements SessionClient
     permits EmbeddedSession, DistributedSession {
   private final int size;
+
+  /** How long a later {@link #close} waits for the first to finish. */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(60);
+
   private final AtomicBoolean closing = new AtomicBoolean();
+  private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  private volatile Thread closer;
 
   MasterSession(int size) {
     if (size < 1) {
@@ -67,10 +77,32 @@ public abstract sealed class MasterSession implements SessionClient
     return closing.get();
   }
 
+  /**
+   * Ends the session. The first caller ends it; a later one waits until that is done, a minute at
+   * most: the shutdown hook of a SIGTERM that comes while the front-end is closing the session must
+   * not let the JVM exit with the session's processes half ended (mpirun, the agents, gdb and the
+   * ranks were left running).
+   */
   @Override
   public final void close() {
     if (closing.compareAndSet(false, true)) {
-      end();
+      closer = Thread.currentThread();
+      try {
+        end();
+      } finally {
+        closed.complete(null);
+      }
+      return;
+    }
+    if (Thread.currentThread() == closer) {
+      return; // called again from within end()
+    }
+    try {
+      closed.get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // The first close takes longer than that: this caller goes on.
     }
   }
 }
