@@ -1,5 +1,6 @@
 package io.sdmfabric.frontend;
 
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.StackTree;
 
 /** A merged stack tree in Graphviz's DOT language: one box per frame, labeled with its ranks. */
@@ -17,12 +18,19 @@ public final class Dot {
 
   private static void node(StringBuilder b, StackTree.Node n, int parent, int[] next) {
     int id = next[0]++;
-    String label = n.frame().describe() + "\\n[" + n.ranks() + "] (" + n.ranks().size() + ")";
+    // The frame is the program's names: controls escaped, then quoted for DOT, where a backslash
+    // starts an escape of its own.
+    String frame =
+        TerminalText.escape(n.frame().describe()).replace("\\", "\\\\").replace("\"", "\\\"");
     b.append("  n")
         .append(id)
         .append(" [label=\"")
-        .append(label.replace("\"", "\\\""))
-        .append("\"];\n");
+        .append(frame)
+        .append("\\n[")
+        .append(n.ranks())
+        .append("] (")
+        .append(n.ranks().size())
+        .append(")\"];\n");
     if (parent >= 0) {
       b.append("  n").append(parent).append(" -> n").append(id).append(";\n");
     }

@@ -1,5 +1,6 @@
 package io.sdmfabric.frontend;
 
+import io.sdmfabric.model.TerminalText;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +102,9 @@ final class Json {
         case '\r' -> b.append("\\r");
         case '\t' -> b.append("\\t");
         default -> {
-          if (c < 0x20) {
+          // JSON needs only C0 escaped; the other characters a terminal acts on are escaped too,
+          // so that a stream of events read on a terminal cannot act on it. Parsed, it is the same.
+          if (TerminalText.actsOnTerminal(c)) {
             b.append(String.format("\\u%04x", (int) c));
           } else {
             b.append(c);

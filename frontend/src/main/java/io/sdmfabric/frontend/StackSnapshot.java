@@ -2,6 +2,7 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
@@ -97,12 +98,13 @@ public record StackSnapshot(StackTree tree, List<ProcessTable.Row> others) {
         others.forEach(
             r ->
                 out.println(
-                    "["
-                        + r.ranks()
-                        + "] "
-                        + r.state().name().toLowerCase(Locale.ROOT)
-                        + " "
-                        + r.location()));
+                    TerminalText.escape(
+                        "["
+                            + r.ranks()
+                            + "] "
+                            + r.state().name().toLowerCase(Locale.ROOT)
+                            + " "
+                            + r.location())));
       }
       case json -> new JsonRenderer(out).stacks(tree);
       case dot -> out.print(Dot.write(tree));

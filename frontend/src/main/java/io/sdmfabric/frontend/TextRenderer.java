@@ -4,6 +4,7 @@ import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.Protos;
@@ -16,7 +17,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 
-/** Shows a session as text: every line that concerns ranks starts with them, e.g. {@code [0-7]}. */
+/**
+ * Shows a session as text: every line that concerns ranks starts with them, e.g. {@code [0-7]}.
+ *
+ * <p>What it shows comes from others: gdb's messages and answers, the names of functions, files and
+ * threads in the program's debugging information, the reasons of a master across the network. All
+ * of it is made harmless with {@link TerminalText} before it reaches the terminal: a line of sdm's
+ * stays one line, and gdb's answers that have lines of their own keep them, with every other
+ * control character written visibly. The one exception is the program's output ({@code [0] hello}):
+ * the user's program writing to the user's terminal, shown as it wrote it.
+ */
 public final class TextRenderer implements Renderer {
   private final PrintStream out;
 
@@ -31,25 +41,39 @@ public final class TextRenderer implements Renderer {
     EventBody b = reply.body();
     switch (b.getKindCase()) {
       case OK, RUNNING -> {}
-      case DETACHED -> out.println(ranks + "detached");
-      case ERROR -> out.println(ranks + "error: " + b.getError().getMessage());
-      case LOADED -> out.println(ranks + loaded(b.getLoaded()));
-      case BREAKPOINT -> out.println(ranks + describe(Protos.fromProto(b.getBreakpoint())));
+      case DETACHED -> line(ranks + "detached");
+      case ERROR -> line(ranks + "error: " + b.getError().getMessage());
+      case LOADED -> line(ranks + loaded(b.getLoaded()));
+      case BREAKPOINT -> line(ranks + describe(Protos.fromProto(b.getBreakpoint())));
       case BREAKPOINTS -> breakpoints(ranks, Protos.fromProto(b.getBreakpoints()));
-      case FRAME -> out.println(ranks + frame(Protos.fromProto(b.getFrame())));
+      case FRAME -> line(ranks + frame(Protos.fromProto(b.getFrame())));
       case FRAMES -> frames(ranks, Protos.fromProto(b.getFrames()));
-      case DEPTH -> out.println(ranks + "depth " + b.getDepth().getDepth());
-      case VALUE -> out.println(ranks + expression + " = " + b.getValue().getText());
-      case TYPE -> out.println(ranks + "type = " + b.getType().getType());
+      case DEPTH -> line(ranks + "depth " + b.getDepth().getDepth());
+      case VALUE -> lines(ranks + expression + " = ", b.getValue().getText());
+      case TYPE -> lines(ranks + "type = ", b.getType().getType());
       case VARIABLES -> variables(ranks, Protos.fromProto(b.getVariables()));
       case THREADS -> threads(ranks, Protos.fromProto(b.getThreads()));
-      case THREAD -> out.println(ranks + "thread " + thread(Protos.fromProto(b.getThread())));
-      case MEMORY ->
-          out.println(ranks + expression + ": " + hex(b.getMemory().getBytes().toByteArray()));
+      case THREAD -> line(ranks + "thread " + thread(Protos.fromProto(b.getThread())));
+      case MEMORY -> line(ranks + expression + ": " + hex(b.getMemory().getBytes().toByteArray()));
       case SIGNALS -> signals(ranks, Protos.fromProto(b.getSignals()));
-      case TEXT -> out.println(ranks + text(b.getText().getText()));
+      case TEXT -> out.println(ranks + text(TerminalText.escapeLines(b.getText().getText())));
       default -> event(reply);
     }
+  }
+
+  /** One line of sdm's, escaped whole: nothing in it can end it or act on the terminal. */
+  private void line(String text) {
+    out.println(TerminalText.escape(text));
+  }
+
+  /**
+   * {@code head} (one line of sdm's) followed by {@code text}, gdb's answer, which may have lines
+   * of its own (a value printed with {@code set print pretty on}, a {@code ptype}): they stay
+   * lines, indented below the head so that none can pass for a line of sdm's, with every other
+   * control character escaped.
+   */
+  private void lines(String head, String text) {
+    out.println(TerminalText.escape(head) + TerminalText.escapeLines(text).replace("\n", "\n  "));
   }
 
   private static String loaded(ProgramLoadedEvent loaded) {
@@ -61,26 +85,26 @@ public final class TextRenderer implements Renderer {
   }
 
   private void breakpoints(String ranks, List<Breakpoint> breakpoints) {
-    out.println(ranks + "breakpoints:");
+    line(ranks + "breakpoints:");
     for (Breakpoint bp : breakpoints) {
-      out.println("  " + describe(bp) + (bp.hits() > 0 ? ", hit " + bp.hits() + " times" : ""));
+      line("  " + describe(bp) + (bp.hits() > 0 ? ", hit " + bp.hits() + " times" : ""));
     }
   }
 
   private void frames(String ranks, List<Frame> frames) {
-    out.println(ranks);
-    frames.forEach(f -> out.println("  " + frame(f)));
+    line(ranks);
+    frames.forEach(f -> line("  " + frame(f)));
   }
 
   private void variables(String ranks, List<Value> variables) {
-    out.println(ranks + (variables.isEmpty() ? "none" : ""));
-    variables.forEach(v -> out.println("  " + v.name() + " = " + v.text()));
+    line(ranks + (variables.isEmpty() ? "none" : ""));
+    variables.forEach(v -> lines("  " + v.name() + " = ", v.text()));
   }
 
   private void threads(String ranks, List<ThreadInfo> threads) {
-    out.println(ranks);
+    line(ranks);
     for (ThreadInfo t : threads) {
-      out.println(
+      line(
           "  "
               + t.id()
               + " "
@@ -94,20 +118,24 @@ public final class TextRenderer implements Renderer {
   }
 
   private void signals(String ranks, List<SignalInfo> signals) {
-    out.println(ranks + "Signal      Stop Print Pass Description");
+    line(ranks + "Signal      Stop Print Pass Description");
     for (SignalInfo s : signals) {
-      out.printf(
-          Locale.ROOT,
-          "  %-11s %-4s %-5s %-4s %s%n",
-          s.name(),
-          yes(s.stop()),
-          yes(s.print()),
-          yes(s.pass()),
-          s.description());
+      line(
+          String.format(
+              Locale.ROOT,
+              "  %-11s %-4s %-5s %-4s %s",
+              s.name(),
+              yes(s.stop()),
+              yes(s.print()),
+              yes(s.pass()),
+              s.description()));
     }
   }
 
-  /** Text on the ranks' line, or indented below it when it has several lines. */
+  /**
+   * Text on the ranks' line, or indented below it when it has several lines; escaped already, as
+   * {@link String#indent} takes a carriage return for the end of a line.
+   */
   private static String text(String text) {
     String t = text.stripTrailing();
     return t.contains("\n") ? "\n" + t.indent(2).stripTrailing() : t;
@@ -131,14 +159,15 @@ public final class TextRenderer implements Renderer {
             case INTERRUPTED -> "interrupted";
             default -> Protos.fromProto(s.getReason()).name().toLowerCase(Locale.ROOT);
           };
-      out.println(ranks + "stopped: " + why + " in " + f.describe());
+      line(ranks + "stopped: " + why + " in " + f.describe());
     } else if (b.hasExit()) {
-      out.println(
+      line(
           ranks
               + (b.getExit().getSignal().isEmpty()
                   ? "exited with code " + b.getExit().getCode()
                   : "killed by signal " + b.getExit().getSignal()));
     } else if (b.hasOutput()) {
+      // The program's own output: its bytes as it wrote them (see the class comment).
       String text = b.getOutput().getBytes().toString(StandardCharsets.UTF_8);
       for (String line : text.split("\n", -1)) {
         if (!line.isEmpty()) {
@@ -146,11 +175,11 @@ public final class TextRenderer implements Renderer {
         }
       }
     } else if (b.hasError()) {
-      out.println(ranks + "error: " + b.getError().getMessage());
+      line(ranks + "error: " + b.getError().getMessage());
     } else if (b.hasLost()) {
-      out.println(ranks + "error: " + Protos.RANK_LOST);
+      line(ranks + "error: " + Protos.RANK_LOST);
     } else if (b.hasDebuggerEnded()) {
-      out.println(ranks + "error: " + b.getDebuggerEnded().getReason());
+      line(ranks + "error: " + b.getDebuggerEnded().getReason());
     }
   }
 
@@ -162,7 +191,7 @@ public final class TextRenderer implements Renderer {
   }
 
   private void node(StackTree.Node n, int depth) {
-    out.println("  ".repeat(depth) + n.frame().describe() + "  [" + n.ranks() + "]");
+    line("  ".repeat(depth) + n.frame().describe() + "  [" + n.ranks() + "]");
     for (StackTree.Node child : n.children()) {
       node(child, depth + 1);
     }
@@ -170,25 +199,27 @@ public final class TextRenderer implements Renderer {
 
   @Override
   public synchronized void procs(List<ProcessTable.Row> rows) {
-    out.printf(Locale.ROOT, "%-12s %-40s %s%n", "state", "location", "ranks");
+    line(String.format(Locale.ROOT, "%-12s %-40s %s", "state", "location", "ranks"));
     for (ProcessTable.Row r : rows) {
-      out.printf(
-          Locale.ROOT,
-          "%-12s %-40s [%s]%n",
-          r.state().name().toLowerCase(Locale.ROOT),
-          r.location(),
-          r.ranks());
+      line(
+          String.format(
+              Locale.ROOT,
+              "%-12s %-40s [%s]",
+              r.state().name().toLowerCase(Locale.ROOT),
+              r.location(),
+              r.ranks()));
     }
   }
 
   @Override
   public synchronized void error(RankSet ranks, String message) {
-    out.println((ranks.isEmpty() ? "" : "[" + ranks + "] ") + "error: " + message);
+    line((ranks.isEmpty() ? "" : "[" + ranks + "] ") + "error: " + message);
   }
 
   @Override
   public synchronized void info(String text) {
-    out.println(text);
+    // sdm's own messages (help has lines of its own), which may quote others' text.
+    out.println(TerminalText.escapeLines(text));
   }
 
   @Override
