@@ -5,6 +5,7 @@ import io.sdmfabric.frontend.Console;
 import io.sdmfabric.frontend.Renderer;
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.attach.SlurmStep;
@@ -91,7 +92,8 @@ final class AttachCommand implements Callable<Integer> {
               config);
       session = AttachedSession.start(spec, err);
     } catch (IOException | IllegalArgumentException e) {
-      err.println("sdm: " + e.getMessage());
+      // It may quote what other nodes answered (their processes, a remote shell's errors).
+      err.println("sdm: " + TerminalText.escape(String.valueOf(e.getMessage())));
       return 2;
     }
     RankSet attached = session.attached();

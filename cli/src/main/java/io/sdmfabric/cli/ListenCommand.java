@@ -4,7 +4,6 @@ import io.sdmfabric.connect.ConnectDirectory;
 import io.sdmfabric.connect.FrontEndListener;
 import io.sdmfabric.connect.ListenConsole;
 import io.sdmfabric.frontend.InteractiveConsole;
-import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.ClusterSettings;
 import io.sdmfabric.wire.HostPort;
 import java.io.IOException;
@@ -70,8 +69,7 @@ final class ListenCommand implements Callable<Integer> {
     FrontEndListener listener;
     try {
       dir = ConnectDirectory.open();
-      listener =
-          new FrontEndListener(at, w -> err.println("sdm listen: " + TerminalText.escape(w)));
+      listener = new FrontEndListener(at, ListenConsole.listenerWarnings(err));
     } catch (IOException e) {
       err.println("sdm listen: " + e.getMessage());
       return 2;

@@ -2,6 +2,7 @@ package io.sdmfabric.cli;
 
 import io.sdmfabric.frontend.Durations;
 import io.sdmfabric.frontend.StackSnapshot;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.Programs;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionClient;
@@ -78,7 +79,8 @@ final class StacksCommand implements Callable<Integer> {
       StackSnapshot.take(session, resolved, args, wait).print(format, out);
       return 0;
     } catch (StackSnapshot.LoadFailed e) {
-      err.println("sdm: [" + e.ranks() + "] " + e.getMessage());
+      // gdb's reason, as the ranks gave it.
+      err.println("sdm: [" + e.ranks() + "] " + TerminalText.escape(e.getMessage()));
       return 1;
     }
   }

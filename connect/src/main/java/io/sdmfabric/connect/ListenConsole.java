@@ -30,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * The console of {@code sdm listen}: it announces reverse connect requests as they arrive, accepts
@@ -64,7 +65,7 @@ public final class ListenConsole implements AutoCloseable {
   private final List<Accepted> sessions = new ArrayList<>();
   private final Set<String> announced = new HashSet<>();
   private final Thread watcher;
-  private final java.util.Set<String> warned = new java.util.HashSet<>();
+  private final Set<String> warned = new HashSet<>();
   private volatile boolean closing;
   private Accepted active;
   private int nextNumber = 1;
@@ -96,6 +97,15 @@ public final class ListenConsole implements AutoCloseable {
     } catch (IllegalStateException e) {
       // Going down already.
     }
+  }
+
+  /**
+   * Where the listener of {@code sdm listen} says what it refused: on {@code err}, one escaped line
+   * each, as a refusal quotes what a stranger sent (the session a {@code Hello} names, the reason
+   * of a {@code Refused}).
+   */
+  public static Consumer<String> listenerWarnings(PrintStream err) {
+    return w -> err.println("sdm listen: " + TerminalText.escape(w));
   }
 
   /**
@@ -224,7 +234,8 @@ public final class ListenConsole implements AutoCloseable {
       }
     }
     ConnectRequest r = pick(id);
-    if (!asker.confirm("accept request " + r.id() + " from " + r.describe() + "? [y/N] ")) {
+    String question = "accept request " + r.id() + " from " + r.describe() + "? [y/N] ";
+    if (!asker.confirm(TerminalText.escape(question))) {
       say("request " + r.id() + " not accepted; it still waits (reject " + r.id() + " to say no)");
       return;
     }

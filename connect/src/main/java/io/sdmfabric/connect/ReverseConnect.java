@@ -1,6 +1,7 @@
 package io.sdmfabric.connect;
 
 import io.sdmfabric.master.GatewayConnection;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.LaunchedSession;
 import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.Handshake;
@@ -185,7 +186,8 @@ public final class ReverseConnect {
             "gateway",
             Props.empty());
     GatewayConnection.Ending end = ending.get();
-    log.println("sdm connect: " + end.reason() + "; ending the job");
+    // The reason may quote the front-end's goodbye: text from across the network.
+    log.println("sdm connect: " + TerminalText.escape(end.reason()) + "; ending the job");
     s.close();
     c.sendThenClose(bye("the job has ended"), "the job has ended");
     awaitClosed(c);
