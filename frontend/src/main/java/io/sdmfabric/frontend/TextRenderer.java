@@ -42,7 +42,7 @@ public final class TextRenderer implements Renderer {
     switch (b.getKindCase()) {
       case OK, RUNNING -> {}
       case DETACHED -> line(ranks + "detached");
-      case ERROR -> line(ranks + "error: " + b.getError().getMessage());
+      case ERROR -> lines(ranks + "error: ", b.getError().getMessage());
       case LOADED -> line(ranks + loaded(b.getLoaded()));
       case BREAKPOINT -> line(ranks + describe(Protos.fromProto(b.getBreakpoint())));
       case BREAKPOINTS -> breakpoints(ranks, Protos.fromProto(b.getBreakpoints()));
@@ -67,10 +67,10 @@ public final class TextRenderer implements Renderer {
   }
 
   /**
-   * {@code head} (one line of sdm's) followed by {@code text}, gdb's answer, which may have lines
-   * of its own (a value printed with {@code set print pretty on}, a {@code ptype}): they stay
-   * lines, indented below the head so that none can pass for a line of sdm's, with every other
-   * control character escaped.
+   * {@code head} (one line of sdm's) followed by {@code text}, which may have lines of its own (a
+   * value printed with {@code set print pretty on}, a {@code ptype}, a reason that quotes a
+   * launcher's or gdb's standard error): they stay lines, indented below the head so that none can
+   * pass for a line of sdm's, with every other control character escaped.
    */
   private void lines(String head, String text) {
     out.println(TerminalText.escape(head) + TerminalText.escapeLines(text).replace("\n", "\n  "));
@@ -175,11 +175,11 @@ public final class TextRenderer implements Renderer {
         }
       }
     } else if (b.hasError()) {
-      line(ranks + "error: " + b.getError().getMessage());
+      lines(ranks + "error: ", b.getError().getMessage());
     } else if (b.hasLost()) {
       line(ranks + "error: " + Protos.RANK_LOST);
     } else if (b.hasDebuggerEnded()) {
-      line(ranks + "error: " + b.getDebuggerEnded().getReason());
+      lines(ranks + "error: ", b.getDebuggerEnded().getReason());
     }
   }
 
@@ -213,7 +213,7 @@ public final class TextRenderer implements Renderer {
 
   @Override
   public synchronized void error(RankSet ranks, String message) {
-    line((ranks.isEmpty() ? "" : "[" + ranks + "] ") + "error: " + message);
+    lines((ranks.isEmpty() ? "" : "[" + ranks + "] ") + "error: ", message);
   }
 
   @Override

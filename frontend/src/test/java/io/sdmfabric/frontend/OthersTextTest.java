@@ -147,8 +147,9 @@ class OthersTextTest {
           line);
     }
     // One line where one is meant.
-    assertTrue(out.contains("[5] error: \\x1b[2J\\x1b]0;owned\\x07\\x0d\\x0a" + FORGED), out);
-    // gdb's answers with lines of their own keep them, indented.
+    assertTrue(out.contains("[5] stopped: signal SIG\\x1b[2J\\x1b]0;owned\\x07\\x0d\\x0a"), out);
+    // gdb's answers and reasons with lines of their own keep them, indented.
+    assertTrue(out.contains("[5] error: \\x1b[2J\\x1b]0;owned\\x07\\x0d\n  " + FORGED), out);
     assertTrue(out.contains("[5] \n  line 1\n  \\x1b[2J"), out);
     assertTrue(out.contains("\\x0d\n  " + FORGED), out);
   }
