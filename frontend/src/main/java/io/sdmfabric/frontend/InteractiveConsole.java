@@ -23,8 +23,23 @@ public final class InteractiveConsole implements AutoCloseable {
   private final LineReader reader;
 
   public InteractiveConsole() throws IOException {
-    this.terminal = TerminalBuilder.builder().system(true).build();
+    this(TerminalBuilder.builder().system(true).build());
+  }
+
+  /** The console on {@code terminal} (tests give a dumb one over streams). */
+  InteractiveConsole(Terminal terminal) {
+    this.terminal = terminal;
     this.reader = LineReaderBuilder.builder().terminal(terminal).build();
+  }
+
+  /**
+   * {@code prompt} as JLine shows it literally: JLine reads {@code %} in a prompt as its own
+   * escapes ({@code %N} is a line number, {@code %{...%}} text counted as taking no room, {@code
+   * %P} and a lone {@code %} drop text), and a prompt can quote others' text (the question before
+   * accepting a request quotes the request).
+   */
+  static String literal(String prompt) {
+    return prompt.replace("%", "%%");
   }
 
   /** Where the console's output goes: whole lines, above the prompt. */
@@ -40,7 +55,7 @@ public final class InteractiveConsole implements AutoCloseable {
     while (true) {
       String line;
       try {
-        line = reader.readLine(prompt.get());
+        line = reader.readLine(literal(prompt.get()));
       } catch (UserInterruptException e) {
         continue; // ^C clears the line, as in gdb; "interrupt" stops the ranks
       } catch (EndOfFileException e) {
@@ -55,7 +70,11 @@ public final class InteractiveConsole implements AutoCloseable {
   /** Asks {@code question}; true for an answer that starts with y. */
   public boolean confirm(String question) {
     try {
-      return reader.readLine(question).strip().toLowerCase(java.util.Locale.ROOT).startsWith("y");
+      return reader
+          .readLine(literal(question))
+          .strip()
+          .toLowerCase(java.util.Locale.ROOT)
+          .startsWith("y");
     } catch (UserInterruptException | EndOfFileException e) {
       return false;
     }
