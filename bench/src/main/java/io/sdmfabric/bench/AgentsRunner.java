@@ -139,8 +139,9 @@ public final class AgentsRunner {
           ranksPerAgent(),
           transport().option(),
           ranks(),
-          BinomialTree.depth(ranks() + 1),
-          crossJvmLinks(agents(), ranksPerAgent()),
+          // One server node per agent: every edge of the tree joins two JVMs.
+          BinomialTree.depth(agents() + 1),
+          agents(),
           lastUpMs,
           treeReadyMs,
           rssMb,
@@ -470,24 +471,6 @@ public final class AgentsRunner {
     } catch (IOException e) {
       System.err.println("[agents] removing this JVM's Aeron directory: " + e);
     }
-  }
-
-  /**
-   * The tree's edges (child to parent) whose ends are in different JVMs: node 0 is in the master,
-   * node {@code r + 1} serves rank {@code r}, in agent {@code r / ranksPerAgent}.
-   */
-  static int crossJvmLinks(int agents, int ranksPerAgent) {
-    int n = agents * ranksPerAgent;
-    int links = 0;
-    for (int node = 1; node <= n; node++) {
-      int parent = BinomialTree.parent(node);
-      int agent = BinomialTree.rank(node) / ranksPerAgent;
-      int parentAgent = parent == 0 ? -1 : BinomialTree.rank(parent) / ranksPerAgent;
-      if (agent != parentAgent) {
-        links++;
-      }
-    }
-    return links;
   }
 
   private static void printTables(List<Result> results) {

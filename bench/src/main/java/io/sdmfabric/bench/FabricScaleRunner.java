@@ -5,6 +5,8 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.BinomialTree;
 import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.RankBackends;
+import io.sdmfabric.server.RankBlocks;
 import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
@@ -12,6 +14,8 @@ import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.Empty;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -21,40 +25,58 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * The fabric at scale, in one JVM, on simulated ranks: for each N, one line
  *
  * <pre>
- * ranks=N depth=D identical_p50_ms=.. identical_p99_ms=.. distinct_p50_ms=.. stacks_p50_ms=..
- *     messages=.. heap_bytes_per_rank=..
+ * ranks=N per_node=P nodes=M depth=D identical_p50_ms=.. identical_p99_ms=.. distinct_p50_ms=..
+ *     stacks_p50_ms=.. messages=.. heap_bytes_per_rank=..
  * </pre>
  *
  * where identical = every rank returns the same value, distinct = every rank a different one,
  * stacks = the stacks of all ranks (10 distinct call paths of 30 frames) merged into a call-prefix
  * tree, each from submitting the command to the master's completion (the tree included); messages =
  * the messages between tree nodes for one identical command; heap = live heap after the tree and
- * every rank's simulator exist, per rank. Run it with {@code bench/run fabric --ranks 1024,16384}.
+ * every rank's simulator exist, per rank. The tree's nodes serve P ranks each ({@code --per-node
+ * P,P,...}, default 128, a node of today's clusters; 1 is the tree of one server per rank), over
+ * which the tree spans M nodes of depth D. Run it with {@code bench/run fabric --ranks 1024,16384
+ * --per-node 1,128}.
  */
 public final class FabricScaleRunner {
   private FabricScaleRunner() {}
 
   public static void main(String[] args) throws Exception {
-    RunnerOptions options = RunnerOptions.parse(args, List.of(1024, 16384, 131072, 1048576), 0);
-    List<Integer> sizes = options.sizes();
+    List<Integer> perNode = List.of(128);
+    List<String> rest = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--per-node") && i + 1 < args.length) {
+        perNode = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
+      } else {
+        rest.add(args[i]);
+      }
+    }
+    RunnerOptions options =
+        RunnerOptions.parse(rest.toArray(String[]::new), List.of(1024, 16384, 131072, 1048576), 0);
     int reps = options.reps();
-    for (int n : sizes) {
-      run(n, reps > 0 ? reps : n <= 16384 ? 50 : n <= 131072 ? 15 : 7);
+    for (int n : options.sizes()) {
+      for (int p : perNode) {
+        run(n, p, reps > 0 ? reps : n <= 16384 ? 50 : n <= 131072 ? 15 : 7);
+      }
     }
   }
 
-  private static void run(int n, int reps) throws Exception {
+  private static void run(int n, int perNode, int reps) throws Exception {
     SimulatedProgram program =
         SimulatedProgram.builder().withStackShape(10, 30).withResumedEvents(false).build();
     FabricConfig config = FabricConfig.defaults().withEventWindow(Duration.ofMillis(20));
     long baseline = usedHeap();
     ReplyCache replies = new ReplyCache();
+    RankBlocks blocks = new RankBlocks(n, perNode);
     ActorSystem<Session.Command> system =
         ActorSystem.create(
             Session.embedded(
-                n,
+                blocks,
                 config,
-                rank -> new DebuggerBackend(SimulatedDebugger.direct(program, rank, n), replies)),
+                RankBackends.perNode(
+                    blocks,
+                    rank ->
+                        new DebuggerBackend(SimulatedDebugger.direct(program, rank, n), replies))),
             "fabric");
     try {
       SessionDriver session = new SessionDriver(system);
@@ -97,10 +119,12 @@ public final class FabricScaleRunner {
               });
       System.out.printf(
           Locale.ROOT,
-          "ranks=%d depth=%d identical_p50_ms=%.2f identical_p99_ms=%.2f distinct_p50_ms=%.2f"
+          "ranks=%d per_node=%d nodes=%d depth=%d identical_p50_ms=%.2f identical_p99_ms=%.2f distinct_p50_ms=%.2f"
               + " stacks_p50_ms=%.2f messages=%d heap_bytes_per_rank=%d go_until_all_stopped_ms=%.0f%n",
           n,
-          BinomialTree.depth(n + 1),
+          perNode,
+          blocks.nodes(),
+          BinomialTree.depth(blocks.size()),
           RunnerOptions.percentile(identical, 50),
           RunnerOptions.percentile(identical, 99),
           RunnerOptions.percentile(distinctMs, 50),

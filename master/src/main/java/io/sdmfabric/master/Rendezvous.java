@@ -5,7 +5,7 @@ import io.sdmfabric.server.BinomialTree;
 import io.sdmfabric.server.ChildLink;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ServerNode;
-import io.sdmfabric.server.UnavailableRank;
+import io.sdmfabric.server.UnavailableRanks;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
 import java.nio.charset.StandardCharsets;
@@ -31,21 +31,22 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * Wires a tree whose servers live in agent JVMs, and repairs it when servers die. An agent knocks
- * ({@link Knock}) and gets a fresh challenge, then registers its ranks' server actors, each
- * registration proving the session secret against that challenge ({@link #proof}); when every
- * expected rank has registered (by default every rank of the job; a session attached to some ranks
- * of a running job expects those), or at the wire-up timeout with the ranks present, it gives each
- * server its routing slice ({@link ServerNode.Attach}: its parent and its children) and tells the
- * session the tree is ready. An expected rank that never registered is served by a stand-in in the
- * master that answers every command with an error naming it, so that its subtree still routes; a
- * rank the session does not expect has a stand-in from the start that answers {@value
- * #NOT_ATTACHED}.
+ * ({@link Knock}) and gets a fresh challenge, then registers its server node and its ranks as they
+ * become ready, each registration proving the session secret against that challenge ({@link
+ * #proof}). When every expected rank has registered (by default every rank of the job; a session
+ * attached to some ranks of a running job expects those), or at the wire-up timeout with the ranks
+ * present, it lays the tree over the agents' nodes (one node per agent, in the order of their first
+ * ranks), gives each its place, its ranks and its routing slice ({@link ServerNode.Attach}: its
+ * parent and its children) and tells the session the tree is ready. Expected ranks that never
+ * registered are served by one stand-in node in the master that answers every command with an error
+ * saying so, and the ranks the session does not expect by another that answers {@value
+ * #NOT_ATTACHED}, so that every rank routes.
  *
- * <p>It watches every registered server. When servers stop (an agent JVM killed: all of its servers
- * at once), each gets a stand-in in the master answering {@link Protos#rankLost()}, in the same
- * place of the tree, and the nodes next to them (their parents and children) get new routing
- * ({@link ServerNode.Rewire}); the ranks below a dead server keep working. The session hears {@link
- * ServerNode.RanksLost} once, naming exactly the dead servers' ranks. The servers themselves do not
+ * <p>It watches every registered node. When nodes stop (an agent JVM killed), each gets a stand-in
+ * in the master answering {@link Protos#rankLost()} for its ranks, in the same place of the tree,
+ * and the nodes next to them (their parents and children) get new routing ({@link
+ * ServerNode.Rewire}); the ranks below a dead node keep working. The session hears {@link
+ * ServerNode.RanksLost} once, naming exactly the dead nodes' ranks. The nodes themselves do not
  * watch each other: the rendezvous alone decides what is lost, so no rank is reported twice or
  * wrongly.
  */
@@ -88,19 +89,22 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   }
 
   /**
-   * An agent's ranks and the server actor of each.
+   * Some of an agent's ranks, ready to be served by the agent's server node.
    *
    * @param agent the agent's name (its cluster address)
+   * @param node the agent's server node, the same in each of its registrations
+   * @param ranks ranks the node serves from now on
    * @param counter 1 for the agent's first registration under its challenge, then 2, ...
    * @param proof {@link #proof} of this registration under the agent's challenge: only agents that
    *     know the session's secret are wired in, and no registration can be used twice
    */
   public record Register(
-      String agent, Map<Integer, ActorRef<ServerNode.Command>> nodes, long counter, byte[] proof)
+      String agent, ActorRef<ServerNode.Command> node, RankSet ranks, long counter, byte[] proof)
       implements Command {
     public Register {
       Objects.requireNonNull(agent, "agent");
-      nodes = Map.copyOf(nodes);
+      Objects.requireNonNull(node, "node");
+      Objects.requireNonNull(ranks, "ranks");
       proof = proof.clone();
     }
 
@@ -113,14 +117,15 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     public boolean equals(Object o) {
       return o instanceof Register r
           && agent.equals(r.agent)
-          && nodes.equals(r.nodes)
+          && node.equals(r.node)
+          && ranks.equals(r.ranks)
           && counter == r.counter
           && java.util.Arrays.equals(proof, r.proof);
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(agent, nodes, counter, java.util.Arrays.hashCode(proof));
+      return Objects.hash(agent, node, ranks, counter, java.util.Arrays.hashCode(proof));
     }
   }
 
@@ -168,6 +173,16 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  /** An agent's server node and the ranks it registered. */
+  private static final class AgentNode {
+    final ActorRef<ServerNode.Command> ref;
+    final RankSet.Builder ranks = RankSet.builder();
+
+    AgentNode(ActorRef<ServerNode.Command> ref) {
+      this.ref = ref;
+    }
+  }
+
   private final int size;
   private final RankSet expected;
   private final FabricConfig config;
@@ -175,15 +190,22 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   private final ActorRef<ServerNode.Up> rootParent;
   private final Consumer<Ready> ready;
   private final SessionSecret secret;
-  private final ActorRef<ServerNode.Command>[] nodes;
   private final Map<String, Issued> challenges = new java.util.HashMap<>();
   private final ActorRefResolver resolver;
+
+  /** The agents' nodes until the tree is wired, by agent. */
+  private final Map<String, AgentNode> agents = new java.util.HashMap<>();
+
+  private final RankSet.Builder registered = RankSet.builder();
+
+  /** Once wired: the tree's nodes by index (0 is the root), and the ranks each serves. */
+  private List<ActorRef<ServerNode.Command>> nodes;
+
+  private List<RankSet> ranks;
   private final Set<ActorRef<ServerNode.Command>> stopped = new HashSet<>();
   private RankSet lost = RankSet.empty();
-  private int registered;
   private boolean wired;
 
-  @SuppressWarnings("unchecked")
   private Rendezvous(
       ActorContext<Command> context,
       int size,
@@ -201,7 +223,6 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     this.root = root;
     this.rootParent = rootParent;
     this.ready = ready;
-    this.nodes = new ActorRef[size + 1];
     this.resolver = ActorRefResolver.get(context.getSystem());
   }
 
@@ -263,12 +284,17 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
   private Behavior<Command> onRegister(Register r) {
     Issued issued = challenges.get(r.agent());
-    Map<Integer, String> refs = new java.util.TreeMap<>();
-    r.nodes().forEach((rank, ref) -> refs.put(rank, resolver.toSerializationFormat(ref)));
     if (issued == null
         || r.counter() <= issued.counter
         || !java.security.MessageDigest.isEqual(
-            proof(secret, issued.nonce, r.agent(), r.counter(), refs), r.proof())) {
+            proof(
+                secret,
+                issued.nonce,
+                r.agent(),
+                r.counter(),
+                resolver.toSerializationFormat(r.node()),
+                r.ranks()),
+            r.proof())) {
       getContext()
           .getLog()
           .warn(
@@ -281,27 +307,35 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     if (wired) {
       getContext()
           .getLog()
-          .warn("agent {} registered after the tree was wired; ignored", r.agent());
+          .warn(
+              "agent {} registered ranks {} after the tree was wired; ignored",
+              r.agent(),
+              r.ranks());
       return this;
     }
-    for (Map.Entry<Integer, ActorRef<ServerNode.Command>> e : r.nodes().entrySet()) {
-      int rank = e.getKey();
-      if (rank < 0 || rank >= size) {
-        getContext()
-            .getLog()
-            .warn("agent {} registered rank {} outside 0-{}", r.agent(), rank, size - 1);
-      } else if (!expected.contains(rank)) {
-        getContext()
-            .getLog()
-            .warn(
-                "agent {} registered rank {}, which the session does not expect", r.agent(), rank);
-      } else if (nodes[rank + 1] == null) {
-        nodes[rank + 1] = e.getValue();
-        registered++;
-        getContext().watchWith(e.getValue(), new NodeStopped(e.getValue()));
-      }
+    AgentNode agent = agents.get(r.agent());
+    if (agent == null) {
+      agent = new AgentNode(r.node());
+      agents.put(r.agent(), agent);
+      getContext().watchWith(r.node(), new NodeStopped(r.node()));
+    } else if (!agent.ref.equals(r.node())) {
+      getContext().getLog().warn("agent {} registered a second server node; ignored", r.agent());
+      return this;
     }
-    if (registered == expected.size()) {
+    RankSet outside = r.ranks().minus(expected);
+    if (!outside.isEmpty()) {
+      getContext()
+          .getLog()
+          .warn(
+              "agent {} registered ranks {}, which the session does not expect (it has ranks {})",
+              r.agent(),
+              outside,
+              expected);
+    }
+    RankSet taken = r.ranks().intersect(expected).minus(registered.build());
+    agent.ranks.addAll(taken);
+    registered.addAll(taken);
+    if (registered.build().size() == expected.size()) {
       wire();
     }
     return this;
@@ -314,46 +348,76 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     return this;
   }
 
+  /**
+   * Lays the tree: the root, the agents' nodes in the order of their first ranks, then the
+   * stand-ins of the expected ranks that did not register and of the ranks the session does not
+   * expect.
+   */
   private void wire() {
     wired = true;
-    RankSet.Builder missing = RankSet.builder();
-    for (int node = 1; node <= size; node++) {
-      int rank = node - 1;
-      if (nodes[node] == null && !expected.contains(rank)) {
-        nodes[node] = standIn(node, "absent-", new UnavailableRank(NOT_ATTACHED));
-      } else if (nodes[node] == null) {
-        missing.add(rank);
-        nodes[node] =
-            standIn(
-                node,
-                "missing-",
-                new UnavailableRank(
-                    "rank "
-                        + rank
-                        + " did not register with the master before the wire-up timeout"));
-      }
+    nodes = new ArrayList<>();
+    ranks = new ArrayList<>();
+    nodes.add(root);
+    ranks.add(RankSet.empty());
+    agents.values().stream()
+        .map(a -> Map.entry(a.ref, a.ranks.build()))
+        .filter(a -> !a.getValue().isEmpty())
+        .sorted(java.util.Comparator.comparingInt(a -> a.getValue().first()))
+        .forEach(
+            a -> {
+              nodes.add(a.getKey());
+              ranks.add(a.getValue());
+            });
+    agents.clear();
+    RankSet present = registered.build();
+    RankSet absent = expected.minus(present);
+    RankSet unexpected = RankSet.all(size).minus(expected);
+    if (!absent.isEmpty()) {
+      addStandIn(
+          "missing",
+          absent,
+          UnavailableRanks.because(
+              "the rank did not register with the master before the wire-up timeout"));
     }
-    nodes[0] = root;
-    for (int node = 0; node <= size; node++) {
-      nodes[node].tell(new ServerNode.Attach(node, parent(node), children(node)));
+    if (!unexpected.isEmpty()) {
+      addStandIn("absent", unexpected, UnavailableRanks.because(NOT_ATTACHED));
     }
-    RankSet absent = missing.build();
+    for (int node = 0; node < nodes.size(); node++) {
+      nodes.get(node).tell(attach(node));
+    }
     if (!absent.isEmpty()) {
       getContext().getLog().warn("ranks {} did not register; they answer with errors", absent);
     }
     ready.accept(new Ready(absent));
   }
 
+  private void addStandIn(String name, RankSet served, UnavailableRanks backend) {
+    nodes.add(standIn(name + "-" + nodes.size(), backend));
+    ranks.add(served);
+  }
+
+  private ServerNode.Attach attach(int node) {
+    return new ServerNode.Attach(
+        nodes.get(node), node, ranks.get(node), parent(node), children(node));
+  }
+
   private Behavior<Command> onNodeStopped(NodeStopped s) {
     if (!wired) {
-      // Not in the tree yet: the rank counts as never registered.
-      for (int node = 1; node <= size; node++) {
-        if (s.node().equals(nodes[node])) {
-          nodes[node] = null;
-          registered--;
-          getContext().getLog().warn("rank {} stopped before the tree was wired", node - 1);
-        }
-      }
+      // Not in the tree yet: its ranks count as never registered.
+      agents
+          .entrySet()
+          .removeIf(
+              a -> {
+                if (!a.getValue().ref.equals(s.node())) {
+                  return false;
+                }
+                RankSet gone = a.getValue().ranks.build();
+                registered.removeAll(gone);
+                getContext()
+                    .getLog()
+                    .warn("the node of ranks {} stopped before the tree was wired", gone);
+                return true;
+              });
       return this;
     }
     if (stopped.isEmpty()) {
@@ -365,16 +429,16 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
   private Behavior<Command> onRepair(Repair r) {
     List<Integer> dead = new ArrayList<>();
-    RankSet.Builder ranks = RankSet.builder();
-    for (int node = 1; node <= size; node++) {
-      if (stopped.contains(nodes[node])) {
+    RankSet.Builder deadRanks = RankSet.builder();
+    for (int node = 1; node < nodes.size(); node++) {
+      if (stopped.contains(nodes.get(node))) {
         dead.add(node);
-        ranks.add(node - 1);
+        deadRanks.addAll(ranks.get(node));
       }
     }
     stopped.clear();
-    RankSet newlyLost = ranks.build();
-    if (newlyLost.isEmpty()) {
+    RankSet newlyLost = deadRanks.build();
+    if (dead.isEmpty()) {
       return this;
     }
     lost = lost.union(newlyLost);
@@ -382,18 +446,20 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
         .getLog()
         .warn("ranks {} lost: their servers stopped; the tree is rewired around them", newlyLost);
     for (int node : dead) {
-      nodes[node] = standIn(node, "lost-", UnavailableRank.lost());
+      nodes.set(node, standIn("lost-" + node, UnavailableRanks.lost()));
     }
-    // The stand-ins take the dead servers' places; their neighbours learn of them.
+    // The stand-ins take the dead nodes' places; their neighbours learn of them.
     Set<Integer> neighbours = new TreeSet<>();
     for (int node : dead) {
-      nodes[node].tell(new ServerNode.Attach(node, parent(node), children(node)));
+      nodes.get(node).tell(attach(node));
       neighbours.add(BinomialTree.parent(node));
-      neighbours.addAll(BinomialTree.children(node, size + 1));
+      neighbours.addAll(BinomialTree.children(node, nodes.size()));
     }
     neighbours.removeAll(dead);
     for (int node : neighbours) {
-      nodes[node].tell(new ServerNode.Rewire(node, parent(node), children(node), lost));
+      nodes
+          .get(node)
+          .tell(new ServerNode.Rewire(nodes.get(node), parent(node), children(node), lost));
     }
     rootParent.tell(new ServerNode.RanksLost(newlyLost));
     return this;
@@ -401,45 +467,45 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
   /**
    * The proof of a registration: HMAC-SHA256 under the session secret of {@code
-   * "sdm-agent-register/1" 0x00 NONCE AGENT 0x00 COUNTER (8 bytes) (RANK (4 bytes) REF 0x00)...},
-   * the ranks in ascending order, each with its server actor's serialized reference. It binds the
-   * registration to the rendezvous's challenge, the agent, its place in the agent's count, and the
-   * servers, so none can be reused, replayed or changed.
+   * "sdm-agent-register/2" 0x00 NONCE AGENT 0x00 COUNTER (8 bytes) NODE 0x00 RANKS}, where NODE is
+   * the agent's server node's serialized reference and RANKS the ranks' portable Roaring form. It
+   * binds the registration to the rendezvous's challenge, the agent, its place in the agent's
+   * count, its node and its ranks, so none can be reused, replayed or changed.
    */
   public static byte[] proof(
-      SessionSecret secret, byte[] nonce, String agent, long counter, Map<Integer, String> refs) {
+      SessionSecret secret, byte[] nonce, String agent, long counter, String node, RankSet ranks) {
     java.io.ByteArrayOutputStream m = new java.io.ByteArrayOutputStream();
-    m.writeBytes("sdm-agent-register/1".getBytes(StandardCharsets.UTF_8));
+    m.writeBytes("sdm-agent-register/2".getBytes(StandardCharsets.UTF_8));
     m.write(0);
     m.writeBytes(nonce);
     m.writeBytes(agent.getBytes(StandardCharsets.UTF_8));
     m.write(0);
     m.writeBytes(java.nio.ByteBuffer.allocate(8).putLong(counter).array());
-    new java.util.TreeMap<>(refs)
-        .forEach(
-            (rank, ref) -> {
-              m.writeBytes(java.nio.ByteBuffer.allocate(4).putInt(rank).array());
-              m.writeBytes(ref.getBytes(StandardCharsets.UTF_8));
-              m.write(0);
-            });
+    m.writeBytes(node.getBytes(StandardCharsets.UTF_8));
+    m.write(0);
+    m.writeBytes(ranks.toBytes());
     return secret.mac(m.toByteArray());
   }
 
-  /** A server in the master for a rank that has none: {@code backend} answers every command. */
-  private ActorRef<ServerNode.Command> standIn(int node, String prefix, UnavailableRank backend) {
-    return getContext()
-        .spawn(
-            ServerNode.detached(config, node, backend), prefix + (node - 1), ServerNode.DISPATCHER);
+  /** A node in the master for ranks that have no server: {@code backend} answers for them. */
+  private ActorRef<ServerNode.Command> standIn(String name, UnavailableRanks backend) {
+    return getContext().spawn(ServerNode.detached(config, backend), name, ServerNode.DISPATCHER);
   }
 
   private ActorRef<ServerNode.Up> parent(int node) {
-    return node == 0 ? rootParent : nodes[BinomialTree.parent(node)].narrow();
+    return node == 0 ? rootParent : nodes.get(BinomialTree.parent(node)).narrow();
   }
 
   private List<ChildLink> children(int node) {
     List<ChildLink> children = new ArrayList<>();
-    for (int child : BinomialTree.children(node, size + 1)) {
-      children.add(new ChildLink(nodes[child], child, BinomialTree.subtreeEnd(child, size + 1)));
+    int size = nodes.size();
+    for (int child : BinomialTree.children(node, size)) {
+      int end = BinomialTree.subtreeEnd(child, size);
+      RankSet.Builder served = RankSet.builder();
+      for (int n = child; n < end; n++) {
+        served.addAll(ranks.get(n));
+      }
+      children.add(new ChildLink(nodes.get(child), child, end, served.build()));
     }
     return children;
   }

@@ -2,7 +2,10 @@ package io.sdmfabric.master;
 
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.NodeBackend;
 import io.sdmfabric.server.RankBackend;
+import io.sdmfabric.server.RankBackends;
+import io.sdmfabric.server.RankBlocks;
 import io.sdmfabric.server.ReplyGroup;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.CanonicalBytes;
@@ -103,20 +106,30 @@ public final class Session extends AbstractBehavior<Session.Command> {
   public static final String RENDEZVOUS = "rendezvous";
 
   /**
-   * A session whose tree of {@code size} ranks lives in this JVM, each rank's backend made by
-   * {@code backends} (called in the rank's actor).
+   * A session whose tree of {@code size} ranks lives in this JVM, one node per rank, each rank's
+   * backend made by {@code backends} (called in the rank's node).
    */
   public static Behavior<Command> embedded(
       int size, FabricConfig config, IntFunction<RankBackend> backends) {
     requireRanks(size);
+    RankBlocks blocks = RankBlocks.perRank(size);
+    return embedded(blocks, config, RankBackends.perNode(blocks, backends));
+  }
+
+  /**
+   * A session whose tree lives in this JVM, each node serving a block of ranks of {@code blocks}
+   * through the backend {@code backends} makes for it (called with the node's index, in the node).
+   */
+  public static Behavior<Command> embedded(
+      RankBlocks blocks, FabricConfig config, IntFunction<NodeBackend> backends) {
     return Behaviors.setup(
         context ->
             new Session(
                 context,
-                size,
+                blocks.ranks(),
                 (ctx, up) ->
                     ctx.spawn(
-                        ServerNode.embedded(config, 0, size + 1, backends, up),
+                        ServerNode.embedded(config, blocks, backends, up),
                         "tree",
                         ServerNode.DISPATCHER)));
   }
@@ -154,8 +167,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
                 size,
                 (ctx, up) -> {
                   ActorRef<ServerNode.Command> root =
-                      ctx.spawn(
-                          ServerNode.detached(config, 0, null), "tree", ServerNode.DISPATCHER);
+                      ctx.spawn(ServerNode.detached(config, null), "tree", ServerNode.DISPATCHER);
                   ActorRef<Command> self = ctx.getSelf();
                   ctx.spawn(
                       Rendezvous.create(

@@ -8,6 +8,7 @@ import com.typesafe.config.ConfigFactory;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.RankBackend;
+import io.sdmfabric.server.RankBackends;
 import io.sdmfabric.server.ReplyBody;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.Commands;
@@ -36,9 +37,9 @@ import org.junit.jupiter.api.Test;
  * A distributed session whose "agents" are actors of this JVM, every message serialized: the tree
  * is repaired around servers that stop.
  *
- * <p>Eight ranks: node r + 1 serves rank r; node 4 (rank 3) has nodes 5 and 6 below it (ranks 4 and
- * 5), and node 6 has node 7 (rank 6). Agent B serves ranks 3 and 5, whose children live in agent C
- * (ranks 4, 6, 7); agent A has ranks 0-2.
+ * <p>Eight ranks over three agents, one server node each, laid out in the order of their first
+ * ranks: agent A (ranks 0-2) is node 1, agent B (ranks 3 and 5) node 2, agent C (ranks 4, 6, 7)
+ * node 3, below B.
  */
 class RendezvousTest {
   private static final ActorTestKit testKit =
@@ -54,7 +55,7 @@ class RendezvousTest {
 
   private final SessionSecret secret = SessionSecret.random();
   private final Map<Integer, CompletableFuture<Void>> held = new HashMap<>();
-  private final Map<Integer, ActorRef<ServerNode.Command>> servers = new HashMap<>();
+  private final Map<String, ActorRef<ServerNode.Command>> agents = new HashMap<>();
   private ActorRef<Session.Command> session;
   private TestProbe<SessionEvent> events;
 
@@ -89,6 +90,7 @@ class RendezvousTest {
     agent(rendezvous, "A-" + n, RankSet.range(0, 3));
     agent(rendezvous, "B-" + n, AGENT_B);
     agent(rendezvous, "C-" + n, RankSet.of(4, 6, 7));
+    agents.put("B", agents.get("B-" + n));
     assertEquals(
         RankSet.empty(), events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
   }
@@ -110,20 +112,27 @@ class RendezvousTest {
             .join());
   }
 
+  /** Agent {@code name}'s server node, serving {@code ranks}. */
+  private ActorRef<ServerNode.Command> node(String name, RankSet ranks) {
+    ActorRef<ServerNode.Command> node =
+        testKit.spawn(
+            ServerNode.detached(
+                FabricConfig.defaults(),
+                RankBackends.of(
+                    ranks,
+                    rank ->
+                        new Rank(
+                            rank,
+                            held.getOrDefault(rank, CompletableFuture.completedFuture(null))))),
+            name + "-node");
+    agents.put(name, node);
+    return node;
+  }
+
+  /** An agent that registers all its ranks at once. */
   private void agent(ActorRef<Rendezvous.Command> rendezvous, String name, RankSet ranks) {
-    Map<Integer, ActorRef<ServerNode.Command>> nodes = new HashMap<>();
-    ranks.forEach(
-        rank -> {
-          CompletableFuture<Void> release =
-              held.getOrDefault(rank, CompletableFuture.completedFuture(null));
-          ActorRef<ServerNode.Command> node =
-              testKit.spawn(
-                  ServerNode.detached(FabricConfig.defaults(), rank + 1, new Rank(rank, release)),
-                  name + "-rank-" + rank);
-          nodes.put(rank, node);
-          servers.put(rank, node);
-        });
-    rendezvous.tell(register(name, nodes, challenge(rendezvous, name), 1, secret));
+    rendezvous.tell(
+        register(name, node(name, ranks), ranks, challenge(rendezvous, name), 1, secret));
   }
 
   /** Knocks as agent {@code name}; the challenge's nonce. */
@@ -135,15 +144,14 @@ class RendezvousTest {
 
   private static Rendezvous.Register register(
       String name,
-      Map<Integer, ActorRef<ServerNode.Command>> nodes,
+      ActorRef<ServerNode.Command> node,
+      RankSet ranks,
       byte[] nonce,
       long counter,
       SessionSecret key) {
-    Map<Integer, String> refs = new HashMap<>();
-    ActorRefResolver resolver = ActorRefResolver.get(testKit.system());
-    nodes.forEach((rank, ref) -> refs.put(rank, resolver.toSerializationFormat(ref)));
+    String ref = ActorRefResolver.get(testKit.system()).toSerializationFormat(node);
     return new Rendezvous.Register(
-        name, nodes, counter, Rendezvous.proof(key, nonce, name, counter, refs));
+        name, node, ranks, counter, Rendezvous.proof(key, nonce, name, counter, ref, ranks));
   }
 
   @Test
@@ -152,40 +160,64 @@ class RendezvousTest {
     ActorRef<Rendezvous.Command> rendezvous =
         startSession(
             Session.distributed(4, FabricConfig.defaults(), Duration.ofSeconds(3), secret), n);
-    Map<Integer, ActorRef<ServerNode.Command>> nodes = new HashMap<>();
-    for (int rank = 0; rank < 4; rank++) {
-      nodes.put(
-          rank,
-          testKit.spawn(
-              ServerNode.detached(
-                  FabricConfig.defaults(),
-                  rank + 1,
-                  new Rank(rank, CompletableFuture.completedFuture(null))),
-              "refused-" + n + "-rank-" + rank));
-    }
     String name = "agent-" + n;
+    ActorRef<ServerNode.Command> node = node(name, RankSet.range(0, 4));
     byte[] old = challenge(rendezvous, name);
     byte[] latest = challenge(rendezvous, name);
     // Rank 0 against an old challenge (a registration recorded and replayed later), rank 1 with
     // another session's secret, rank 2 with no challenge at all (zeros), rank 3 as it should.
-    rendezvous.tell(register(name, Map.of(0, nodes.get(0)), old, 1, secret));
-    rendezvous.tell(register(name, Map.of(1, nodes.get(1)), latest, 1, SessionSecret.random()));
-    rendezvous.tell(register("never-knocked", Map.of(2, nodes.get(2)), new byte[32], 1, secret));
-    Rendezvous.Register good = register(name, Map.of(3, nodes.get(3)), latest, 1, secret);
+    rendezvous.tell(register(name, node, RankSet.of(0), old, 1, secret));
+    rendezvous.tell(register(name, node, RankSet.of(1), latest, 1, SessionSecret.random()));
+    rendezvous.tell(register("never-knocked", node, RankSet.of(2), new byte[32], 1, secret));
+    Rendezvous.Register good = register(name, node, RankSet.of(3), latest, 1, secret);
     rendezvous.tell(good);
     // The same registration again, for rank 0 this time: its proof names rank 3, so it fails.
     rendezvous.tell(
-        new Rendezvous.Register(name, Map.of(0, nodes.get(0)), good.counter(), good.proof()));
+        new Rendezvous.Register(name, node, RankSet.of(0), good.counter(), good.proof()));
     // And a counter used before, properly proved: refused too.
-    rendezvous.tell(register(name, Map.of(0, nodes.get(0)), latest, 1, secret));
+    rendezvous.tell(register(name, node, RankSet.of(0), latest, 1, secret));
 
     assertEquals(
         RankSet.range(0, 3),
         events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
+    // The ranks that never registered answer why, in one group; rank 3 answers itself.
+    TestProbe<SessionEvent> probe = testKit.createTestProbe();
+    session.tell(new Session.Submit(PRINT_RANK, RankSet.all(4), Duration.ZERO, probe.ref()));
+    probe.expectMessageClass(SessionEvent.Accepted.class, WAIT);
+    Map<EventBody, RankSet> replies = replies(probe);
+    assertEquals(RankSet.of(3), replies.get(text(3)), replies.toString());
+    assertEquals(2, replies.size(), replies.toString());
+  }
+
+  @Test
+  void anAgentsRanksRegisteredOneByOneAreServedByItsOneNode() {
+    int n = ++sessions;
+    ActorRef<Rendezvous.Command> rendezvous =
+        startSession(
+            Session.distributed(5, FabricConfig.defaults(), Duration.ofHours(1), secret), n);
+    String name = "agent-" + n;
+    ActorRef<ServerNode.Command> node = node(name, RankSet.range(0, 5));
+    byte[] nonce = challenge(rendezvous, name);
+    for (int rank = 0; rank < 4; rank++) {
+      rendezvous.tell(register(name, node, RankSet.of(rank), nonce, rank + 1, secret));
+    }
+    // A second node of the same agent is not taken: rank 4 must come from the agent's own node.
+    ActorRef<ServerNode.Command> second = node(name + "-second", RankSet.of(4));
+    rendezvous.tell(register(name, second, RankSet.of(4), nonce, 5, secret));
+    rendezvous.tell(register(name, node, RankSet.of(4), nonce, 6, secret));
+    assertEquals(
+        RankSet.empty(), events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
+    TestProbe<SessionEvent> probe = testKit.createTestProbe();
+    session.tell(new Session.Submit(PRINT_RANK, RankSet.all(5), Duration.ZERO, probe.ref()));
+    probe.expectMessageClass(SessionEvent.Accepted.class, WAIT);
+    Map<EventBody, RankSet> replies = replies(probe);
+    for (int rank = 0; rank < 5; rank++) {
+      assertEquals(RankSet.of(rank), replies.get(text(rank)), replies.toString());
+    }
   }
 
   private void killAgentB() {
-    AGENT_B.forEach(rank -> testKit.stop(servers.get(rank), WAIT));
+    testKit.stop(agents.get("B"), WAIT);
   }
 
   /** Waits for the lost ranks to add up to agent B's, each reported once. */
@@ -293,7 +325,7 @@ class RendezvousTest {
 
   @Test
   void aCommandInFlightWhenAnAgentDiesCompletesAndTheSurvivorsAnswerTheNextOne() {
-    // Rank 3 (agent B) and rank 4 below it (agent C) have not answered when B dies.
+    // Rank 3 (agent B) and rank 4 (agent C, below B) have not answered when B dies.
     CompletableFuture<Void> rank4 = new CompletableFuture<>();
     held.put(3, new CompletableFuture<>());
     held.put(4, rank4);
@@ -303,10 +335,10 @@ class RendezvousTest {
     expectAgentBLost();
     Map<EventBody, RankSet> replies = replies(inFlight);
     assertEquals(AGENT_B, replies.get(LOST), replies.toString());
-    // Ranks 4 and 6 are alive, but their replies were on their way through agent B.
+    // Agent C's ranks are alive, but their replies were to go up through agent B.
     assertEquals(
-        RankSet.of(4, 6), replies.get(Protos.error(ServerNode.REPLY_LOST)), replies.toString());
-    for (int rank : List.of(0, 1, 2, 7)) {
+        RankSet.of(4, 6, 7), replies.get(Protos.error(ServerNode.REPLY_LOST)), replies.toString());
+    for (int rank : List.of(0, 1, 2)) {
       assertEquals(RankSet.of(rank), replies.get(text(rank)), replies.toString());
     }
     rank4.complete(null);

@@ -371,6 +371,12 @@ public final class RankSet {
     return RoaringBitmap.intersects(bits, other.bits);
   }
 
+  /** The number of ranks in both sets, without building the intersection. */
+  public int intersectionSize(RankSet other) {
+    Objects.requireNonNull(other, "other");
+    return RoaringBitmap.andCardinality(bits, other.bits);
+  }
+
   /** The number of ranks in {@code [fromInclusive, toExclusive)}, without building that range. */
   public int countInRange(int fromInclusive, int toExclusive) {
     requireRange(fromInclusive, toExclusive);

@@ -66,6 +66,15 @@ class RankSetTest {
   }
 
   @Test
+  void countsTheRanksTwoSetsShareWithoutBuildingTheIntersection() {
+    RankSet set = RankSet.parse("0-9,20,1000-1999");
+    assertEquals(3, set.intersectionSize(RankSet.parse("8-21")));
+    assertEquals(501, set.intersectionSize(RankSet.parse("3,1500-2500")));
+    assertEquals(0, set.intersectionSize(RankSet.empty()));
+    assertEquals(set.size(), set.intersectionSize(set));
+  }
+
+  @Test
   void smallSetsAreBuiltRankByRankAndLargeOnesSorted() {
     int[] many = new int[200];
     for (int i = 0; i < many.length; i++) {

@@ -32,6 +32,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.junit.jupiter.api.AfterEach;
@@ -297,12 +298,22 @@ class DistributedSessionTest {
         TestProbe<ServerNode.Up> stolen = outside.createTestProbe();
         ActorRefResolver resolver = ActorRefResolver.get(outsider);
         String masterAddress = Cluster.get(master).selfMember().address().toString();
-        Map<String, Integer> targets =
-            Map.of(agent + "/user/rank-0", 1, masterAddress + "/user/tree", 0);
-        for (Map.Entry<String, Integer> target : targets.entrySet()) {
-          ActorRef<ServerNode.Command> node = resolver.resolveActorRef(target.getKey());
-          node.tell(
-              new ServerNode.Rewire(target.getValue(), stolen.ref(), List.of(), RankSet.empty()));
+        for (String path : List.of(agent + "/user/node", masterAddress + "/user/tree")) {
+          // The node's whole reference (its uid too) asked of the node itself (Identify, which
+          // every actor answers), as an outsider would; a path alone when nothing answers.
+          ActorRef<ServerNode.Command> node;
+          try {
+            node =
+                Adapter.toTyped(
+                    Adapter.toClassic(outsider)
+                        .actorSelection(path)
+                        .resolveOne(Duration.ofSeconds(2))
+                        .toCompletableFuture()
+                        .get());
+          } catch (java.util.concurrent.ExecutionException e) {
+            node = resolver.resolveActorRef(path);
+          }
+          node.tell(new ServerNode.Rewire(node, stolen.ref(), List.of(), RankSet.empty()));
           node.tell(new ServerNode.Execute(1L << 40, RankSet.all(size), 0, Commands.terminate()));
         }
         if (transport.insecure()) {

@@ -5,6 +5,8 @@ import io.sdmfabric.master.Session;
 import io.sdmfabric.model.Debugger;
 import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.RankBackends;
+import io.sdmfabric.server.RankBlocks;
 import io.sdmfabric.server.ReplyCache;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -15,10 +17,14 @@ import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * A session whose master and servers run in this JVM, one debugger per rank: the embedded default
- * of {@code sdm debug}. Closing it ends every debugger (and so every program) at once, then the
- * actors.
+ * of {@code sdm debug}. The tree's nodes serve blocks of {@value #RANKS_PER_NODE} ranks each, so
+ * that a block's replies merge before their first hop. Closing it ends every debugger (and so every
+ * program) at once, then the actors.
  */
 public final class EmbeddedSession extends MasterSession {
+  /** How many ranks one node of the tree serves. */
+  static final int RANKS_PER_NODE = 16;
+
   private final List<? extends Debugger> debuggers;
   private final MasterClient master;
 
@@ -27,13 +33,15 @@ public final class EmbeddedSession extends MasterSession {
     super(debuggers.size());
     this.debuggers = List.copyOf(debuggers);
     ReplyCache cache = new ReplyCache();
+    RankBlocks blocks = new RankBlocks(debuggers.size(), RANKS_PER_NODE);
     this.master =
         new MasterClient(
             ActorSystem.create(
                 Session.embedded(
-                    debuggers.size(),
+                    blocks,
                     config,
-                    rank -> new DebuggerBackend(debuggers.get(rank), cache)),
+                    RankBackends.perNode(
+                        blocks, rank -> new DebuggerBackend(debuggers.get(rank), cache))),
                 "sdm"));
   }
 

@@ -5,19 +5,15 @@ import java.util.Objects;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * A server's routing entry for one child: its actor and the range of tree nodes {@code [node, end)}
- * its subtree covers (see {@link BinomialTree}), which serve ranks {@code [node - 1, end - 1)}.
+ * A server's routing entry for one child: its actor, the range of tree nodes {@code [node, end)}
+ * its subtree covers (see {@link BinomialTree}), and the ranks those nodes serve.
  */
-public record ChildLink(ActorRef<ServerNode.Command> ref, int node, int end) {
+public record ChildLink(ActorRef<ServerNode.Command> ref, int node, int end, RankSet ranks) {
   public ChildLink {
     Objects.requireNonNull(ref, "ref");
+    Objects.requireNonNull(ranks, "ranks");
     if (node < 1 || end <= node) {
       throw new IllegalArgumentException("bad child range [" + node + ", " + end + ")");
     }
-  }
-
-  /** The ranks of the child's subtree. */
-  public RankSet ranks() {
-    return RankSet.range(node - 1, end - 1);
   }
 }

@@ -13,9 +13,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
@@ -30,11 +31,13 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * One node of the binomial tree (see {@link BinomialTree}): node {@code r + 1} serves rank {@code
- * r} through its {@link RankBackend}; node 0, the root under the master, serves none.
+ * One node of the binomial tree (see {@link BinomialTree}): it serves a set of ranks through its
+ * {@link NodeBackend} (one per agent JVM, or one per block of ranks in a tree of one JVM); node 0,
+ * the root under the master, serves none. The tree spans nodes, not ranks, and a node's ranks are
+ * merged before their first hop.
  *
  * <p>A command ({@link Execute}) goes on to each child whose subtree intersects its destination,
- * runs here if this node's rank is in it, and opens one pending aggregation that expects a reply
+ * runs here on the node's own ranks in it, and opens one pending aggregation that expects a reply
  * from every destination rank of the subtree. Replies are merged by body ({@link ReplyMerger}) and
  * go to the parent as one {@link Replies} when all have come, or, for a command with a timeout,
  * when the timeout expires (a partial flush: later replies follow on their own). Each pending
@@ -62,7 +65,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
           Execute,
           Up,
           LocalReply,
-          LocalEvent,
+          DrainEvents,
           FlushCommand,
           FlushEvents,
           ChildLost {}
@@ -71,14 +74,20 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   public sealed interface Up extends Command permits Replies, Events, RanksLost {}
 
   /**
-   * Wires a node into the tree when its children live elsewhere (other JVMs): its parent and its
-   * routing slice, the children of its own subtree and nothing more.
+   * Wires a node into the tree when its children live elsewhere (other JVMs): its place, its own
+   * ranks, its parent and its routing slice, the children of its own subtree and nothing more.
    *
-   * @param node the node it is for; a node refuses routing meant for another (a copy of another
+   * @param to the node it is for; a node refuses routing meant for another (a copy of another
    *     node's, replayed to it)
+   * @param node the node's index in the tree ({@link BinomialTree})
+   * @param ranks the ranks the node serves itself
    */
-  public record Attach(int node, ActorRef<Up> parent, List<ChildLink> children) implements Command {
+  public record Attach(
+      ActorRef<Command> to, int node, RankSet ranks, ActorRef<Up> parent, List<ChildLink> children)
+      implements Command {
     public Attach {
+      Objects.requireNonNull(to, "to");
+      Objects.requireNonNull(ranks, "ranks");
       Objects.requireNonNull(parent, "parent");
       children = List.copyOf(children);
     }
@@ -92,12 +101,14 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
    * replies went up through a dead server) {@link #REPLY_LOST} errors. Later replies of given-up
    * ranks are dropped.
    *
-   * @param node the node it is for; a node refuses routing meant for another
+   * @param to the node it is for; a node refuses routing meant for another
    * @param lost every rank lost so far in the session
    */
-  public record Rewire(int node, ActorRef<Up> parent, List<ChildLink> children, RankSet lost)
+  public record Rewire(
+      ActorRef<Command> to, ActorRef<Up> parent, List<ChildLink> children, RankSet lost)
       implements Command {
     public Rewire {
+      Objects.requireNonNull(to, "to");
       Objects.requireNonNull(parent, "parent");
       children = List.copyOf(children);
       Objects.requireNonNull(lost, "lost");
@@ -145,10 +156,17 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     }
   }
 
-  private record LocalReply(long id, ReplyBody body)
+  /** Answers of the node's own ranks that came after {@code execute} returned. */
+  private record LocalReply(long id, RankSet ranks, ReplyBody body)
       implements Command, NoSerializationVerificationNeeded {}
 
-  private record LocalEvent(EventBody body) implements Command, NoSerializationVerificationNeeded {}
+  /** Events of the node's own ranks are waiting in {@link #reported}. */
+  private enum DrainEvents implements Command, NoSerializationVerificationNeeded {
+    INSTANCE
+  }
+
+  /** An event of some of the node's own ranks, as the backend reported it. */
+  private record Reported(RankSet ranks, EventBody body) {}
 
   private record FlushCommand(long id) implements Command, NoSerializationVerificationNeeded {}
 
@@ -187,9 +205,19 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
 
   private final ActorContext<Command> context;
   private final FabricConfig config;
-  private final int rank;
-  private final RankBackend backend;
+  private final int node;
+  private final RankSet own;
+  private final NodeBackend backend;
   private final boolean watchesChildren;
+
+  /**
+   * The backend's events, queued by its threads; one {@link DrainEvents} message is under way
+   * whenever the queue may hold some, so that a burst of events costs one message.
+   */
+  private final Queue<Reported> reported = new ConcurrentLinkedQueue<>();
+
+  private final AtomicBoolean drainQueued = new AtomicBoolean();
+
   private ActorRef<Up> parent;
   private ChildLink[] children = NO_CHILDREN;
   private RankSet lost = RankSet.empty();
@@ -212,57 +240,83 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       ActorContext<Command> context,
       FabricConfig config,
       int node,
-      RankBackend backend,
+      RankSet own,
+      NodeBackend backend,
       boolean watchesChildren) {
     this.context = context;
     this.config = config;
-    this.rank = BinomialTree.rank(node);
+    this.node = node;
+    this.own = own;
     this.backend = backend;
     this.watchesChildren = watchesChildren;
     if (backend != null) {
       ActorRef<Command> self = context.getSelf();
-      backend.subscribe(body -> self.tell(new LocalEvent(body)));
+      backend.subscribe(
+          (ranks, body) -> {
+            reported.add(new Reported(ranks, body));
+            if (drainQueued.compareAndSet(false, true)) {
+              self.tell(DrainEvents.INSTANCE);
+            }
+          });
     }
   }
 
   /**
-   * A node whose whole subtree lives in this JVM: it spawns its children, and they theirs.
+   * The root of a tree whose every node lives in this JVM: it spawns its children, and they theirs.
    *
-   * @param node this node's index; 0 for the root under the master
-   * @param size the tree's size, N + 1
-   * @param backends the backend of each rank (called with the rank, once, in the rank's actor)
+   * @param blocks which ranks each node serves
+   * @param backends the backend of each node that serves ranks (called with the node's index, once,
+   *     in the node's actor)
    * @param parent where replies and events go
    */
   public static Behavior<Command> embedded(
       FabricConfig config,
+      RankBlocks blocks,
+      IntFunction<NodeBackend> backends,
+      ActorRef<Up> parent) {
+    return embedded(config, 0, blocks, backends, parent);
+  }
+
+  private static Behavior<Command> embedded(
+      FabricConfig config,
       int node,
-      int size,
-      IntFunction<RankBackend> backends,
+      RankBlocks blocks,
+      IntFunction<NodeBackend> backends,
       ActorRef<Up> parent) {
     return Behaviors.setup(
         context -> {
           ServerNode self =
               new ServerNode(
-                  context, config, node, node == 0 ? null : backends.apply(node - 1), true);
+                  context,
+                  config,
+                  node,
+                  blocks.ranksOf(node),
+                  node == 0 ? null : backends.apply(node),
+                  true);
           self.parent = parent;
+          int size = blocks.size();
           for (int child : BinomialTree.children(node, size)) {
+            int end = BinomialTree.subtreeEnd(child, size);
             ActorRef<Command> ref =
                 context.spawn(
-                    embedded(config, child, size, backends, context.getSelf().narrow()),
+                    embedded(config, child, blocks, backends, context.getSelf().narrow()),
                     "n" + child,
                     DISPATCHER);
-            self.addChild(new ChildLink(ref, child, BinomialTree.subtreeEnd(child, size)));
+            self.addChild(new ChildLink(ref, child, end, blocks.ranksOf(child, end)));
           }
           return self;
         });
   }
 
   /**
-   * A node that waits for {@link Attach} to learn its parent and children, which live in other
-   * JVMs. Commands that arrive before it are kept until then. It does not watch its children: the
-   * master watches every node of such a tree and repairs it ({@link Rewire}).
+   * A node that waits for {@link Attach} to learn its place, its ranks, its parent and its
+   * children, which live in other JVMs. Commands that arrive before it are kept until then. It does
+   * not watch its children: the master watches every node of such a tree and repairs it ({@link
+   * Rewire}).
+   *
+   * @param backend the backend of the node's ranks; null for the root under the master
    */
-  public static Behavior<Command> detached(FabricConfig config, int node, RankBackend backend) {
+  public static Behavior<Command> detached(FabricConfig config, NodeBackend backend) {
     return Behaviors.withStash(
         1024,
         stash ->
@@ -271,21 +325,28 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
                     Behaviors.receive(Command.class)
                         .onMessage(
                             Attach.class,
-                            attach -> attach.node() != node,
+                            attach -> !attach.to().equals(context.getSelf()),
                             attach -> {
                               context
                                   .getLog()
                                   .warn(
-                                      "refused routing for node {}: this is node {}",
+                                      "refused routing for node {} at {}: it is meant for {}",
                                       attach.node(),
-                                      node);
+                                      context.getSelf().path(),
+                                      attach.to().path());
                               return Behaviors.same();
                             })
                         .onMessage(
                             Attach.class,
                             attach -> {
                               ServerNode self =
-                                  new ServerNode(context, config, node, backend, false);
+                                  new ServerNode(
+                                      context,
+                                      config,
+                                      attach.node(),
+                                      attach.ranks(),
+                                      backend,
+                                      false);
                               self.parent = attach.parent();
                               attach.children().forEach(self::addChild);
                               return stash.unstashAll(self);
@@ -316,8 +377,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       onLocalReply(m);
     } else if (message instanceof Events m) {
       onEvents(m);
-    } else if (message instanceof LocalEvent m) {
-      onLocalEvent(m);
+    } else if (message instanceof DrainEvents) {
+      onDrainEvents();
     } else if (message instanceof FlushCommand m) {
       onFlushCommand(m);
     } else if (message instanceof FlushEvents) {
@@ -327,10 +388,10 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     } else if (message instanceof ChildLost m) {
       onChildLost(m);
     } else if (message instanceof Rewire m) {
-      if (m.node() == BinomialTree.node(rank)) {
+      if (m.to().equals(context.getSelf())) {
         onRewire(m);
       } else {
-        context.getLog().warn("refused routing for node {}: this is another node", m.node());
+        context.getLog().warn("refused routing meant for {}: this is another node", m.to().path());
       }
     } else if (message instanceof Attach) {
       context.getLog().warn("ignoring a second Attach: this node is wired already");
@@ -358,47 +419,28 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     }
     newestCommand = command.id();
     int expected = 0;
-    List<ReplyGroup> lostReplies = null;
     for (ChildLink child : children) {
-      int n = command.dest().countInRange(child.node() - 1, child.end() - 1);
+      int n = command.dest().intersectionSize(child.ranks());
       if (n > 0) {
         send(child.ref(), command);
         expected += n;
       }
     }
+    ReplyMerger ready = new ReplyMerger(config.hasher());
     if (!lost.isEmpty() && command.dest().intersects(lost)) {
-      lostReplies = List.of(new ReplyGroup(command.dest().intersect(lost), lostBody()));
+      ready.add(command.dest().intersect(lost), lostBody());
     }
-    boolean local = rank >= 0 && command.dest().contains(rank);
-    ReplyBody ready = null;
-    if (local) {
-      CompletableFuture<ReplyBody> reply = run(command.body());
-      if (reply.isDone()) {
-        ready = reply.join();
-      } else {
-        context.pipeToSelf(reply, (body, error) -> new LocalReply(command.id(), body));
-      }
-    }
-    if (expected == 0 && (ready != null || !local)) {
-      // Nothing to wait for below: answer at once, without a pending aggregation.
-      List<ReplyGroup> groups = new ArrayList<>(2);
-      if (ready != null) {
-        groups.add(new ReplyGroup(RankSet.of(rank), ready.bytes()));
-      }
-      if (lostReplies != null) {
-        groups.addAll(lostReplies);
-      }
-      if (!groups.isEmpty()) {
-        send(parent, new Replies(command.id(), groups));
+    RankSet mine = own.isEmpty() ? own : command.dest().intersect(own);
+    int owed = mine.isEmpty() ? 0 : runHere(command.id(), mine, command.body(), ready);
+    if (expected == 0 && owed == 0) {
+      // Nothing to wait for: answer at once, without a pending aggregation.
+      if (!ready.isEmpty()) {
+        send(parent, new Replies(command.id(), ready.drain()));
       }
       return;
     }
-    Pending p =
-        new Pending(command.dest(), new ReplyMerger(config.hasher()), expected + (local ? 1 : 0));
+    Pending p = new Pending(command.dest(), ready, expected + owed);
     pending().put(command.id(), p);
-    if (lostReplies != null) {
-      p.merger.addAll(lostReplies);
-    }
     if (command.timeoutMs() > 0) {
       p.timer =
           context.scheduleOnce(
@@ -406,33 +448,84 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
               context.getSelf(),
               new FlushCommand(command.id()));
     }
-    if (ready != null) {
-      accept(command.id(), p, RankSet.of(rank), ready.bytes());
-    }
   }
 
-  /** Runs a command on the backend; a failure becomes an error reply. */
-  private CompletableFuture<ReplyBody> run(CommandBody body) {
-    CompletionStage<ReplyBody> stage;
+  /**
+   * Runs a command on the node's own ranks {@code mine}: answers ready before the backend returns
+   * go into {@code ready}, later ones come as {@link LocalReply}s. A backend that throws has the
+   * ranks it did not answer answer with the error.
+   *
+   * @return how many of {@code mine} did not answer yet
+   */
+  private int runHere(long id, RankSet mine, CommandBody body, ReplyMerger ready) {
+    ArrivingReplies arriving = new ArrivingReplies(id, ready, context.getSelf());
     try {
-      stage = backend.execute(body);
+      backend.execute(mine, body, arriving);
     } catch (RuntimeException e) {
-      return CompletableFuture.completedFuture(ReplyBody.of(Protos.error(Failures.message(e))));
+      RankSet unanswered = mine.minus(arriving.answered());
+      if (!unanswered.isEmpty()) {
+        arriving.reply(unanswered, ReplyBody.of(Protos.error(Failures.message(e))));
+      }
     }
-    return stage
-        .toCompletableFuture()
-        .handle(
-            (reply, error) ->
-                error == null ? reply : ReplyBody.of(Protos.error(Failures.message(error))));
+    return mine.size() - arriving.stopInline();
+  }
+
+  /**
+   * Takes a command's answers from the backend: those given while {@code execute} runs are merged
+   * into the command's first batch, later ones are sent to the node as messages.
+   */
+  private static final class ArrivingReplies implements NodeBackend.ReplySink {
+    private final long id;
+    private final ReplyMerger ready;
+    private final ActorRef<Command> self;
+    private int inlineCount; // guarded by this
+    private boolean inline = true; // guarded by this
+
+    ArrivingReplies(long id, ReplyMerger ready, ActorRef<Command> self) {
+      this.id = id;
+      this.ready = ready;
+      this.self = self;
+    }
+
+    @Override
+    public synchronized void reply(RankSet ranks, ReplyBody body) {
+      if (inline) {
+        ready.add(ranks, body.bytes());
+        inlineCount += ranks.size();
+      } else {
+        self.tell(new LocalReply(id, ranks, body));
+      }
+    }
+
+    @Override
+    public synchronized void reply(int rank, ReplyBody body) {
+      if (inline) {
+        ready.add(rank, body.bytes());
+        inlineCount++;
+      } else {
+        self.tell(new LocalReply(id, RankSet.of(rank), body));
+      }
+    }
+
+    /** The ranks answered so far (and any the merger held before: none of the node's own). */
+    synchronized RankSet answered() {
+      return ready.ranks();
+    }
+
+    /** From now on answers are messages; returns how many ranks answered inline. */
+    synchronized int stopInline() {
+      inline = false;
+      return inlineCount;
+    }
   }
 
   private void onLocalReply(LocalReply reply) {
     byte[] body = reply.body().bytes();
     Pending p = pending == null ? null : pending.get(reply.id());
     if (p == null) {
-      send(parent, new Replies(reply.id(), List.of(new ReplyGroup(RankSet.of(rank), body))));
+      send(parent, new Replies(reply.id(), List.of(new ReplyGroup(reply.ranks(), body))));
     } else {
-      accept(reply.id(), p, RankSet.of(rank), body);
+      accept(reply.id(), p, reply.ranks(), body);
     }
   }
 
@@ -549,8 +642,15 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     }
   }
 
-  private void onLocalEvent(LocalEvent event) {
-    addEvents(List.of(new ReplyGroup(RankSet.of(rank), CanonicalBytes.of(event.body()))), 0);
+  private void onDrainEvents() {
+    drainQueued.set(false);
+    List<ReplyGroup> groups = new ArrayList<>();
+    for (Reported r = reported.poll(); r != null; r = reported.poll()) {
+      groups.add(new ReplyGroup(r.ranks(), CanonicalBytes.of(r.body())));
+    }
+    if (!groups.isEmpty()) {
+      addEvents(groups, 0);
+    }
   }
 
   private void onEvents(Events batch) {
@@ -572,7 +672,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     // of the window per level of their subtree, enough for their children's batches to reach
     // them first. (A window at every node would start over for every late rank's report.)
     long window = config.eventWindow().toNanos();
-    long wait = eventsOriginNanos + (rank < 0 ? window : 0) + height() * (window / 10) - now;
+    long wait = eventsOriginNanos + (node == 0 ? window : 0) + height() * (window / 10) - now;
     if (wait <= 0) {
       // Due already: flush after the messages already in the mailbox, which may merge.
       if (!eventsFlushQueued) {
@@ -615,11 +715,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
 
   /** The height of this node's subtree, from the children it routes to. */
   private int height() {
-    int end = rank + 2;
+    int end = node + 1;
     for (ChildLink c : children) {
       end = Math.max(end, c.end());
     }
-    return BinomialTree.height(rank + 1, end);
+    return BinomialTree.height(node, end);
   }
 
   private Map<Long, Pending> pending() {

@@ -9,25 +9,16 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
- * A rank that has no debugger, e.g. because gdb could not attach to it: it answers every command
- * with the same error saying why, so that the user sees the reason and its subtree still routes.
- * The stand-in of a rank whose server is gone answers {@linkplain Protos#rankLost() lost} instead.
+ * A rank of a node that has no debugger, e.g. because gdb could not attach to it: it answers every
+ * command with the same error saying why, so that the user sees the reason. (Ranks without a node
+ * are served by {@link UnavailableRanks}.)
  */
 public final class UnavailableRank implements RankBackend {
   private final ReplyBody answer;
 
   /** A rank answering every command with the error {@code why}. */
   public UnavailableRank(String why) {
-    this(Protos.error(Objects.requireNonNull(why, "why")));
-  }
-
-  private UnavailableRank(EventBody answer) {
-    this.answer = ReplyBody.of(answer);
-  }
-
-  /** A lost rank's stand-in: it answers every command with {@link Protos#rankLost()}. */
-  public static UnavailableRank lost() {
-    return new UnavailableRank(Protos.rankLost());
+    this.answer = ReplyBody.of(Protos.error(Objects.requireNonNull(why, "why")));
   }
 
   @Override

@@ -49,11 +49,18 @@ class FabricSerializerTest {
             new ServerNode.Replies(17, groups),
             new ServerNode.Events(groups, 42),
             new ServerNode.RanksLost(RankSet.range(3, 7)),
-            new ServerNode.Attach(3, parent.ref(), List.of(new ChildLink(node.ref(), 5, 8))),
-            new ServerNode.Rewire(
-                4,
+            new ServerNode.Attach(
+                node.ref(),
+                3,
+                RankSet.parse("7,64-127"),
                 parent.ref(),
-                List.of(new ChildLink(node.ref(), 5, 6), new ChildLink(node.ref(), 6, 8)),
+                List.of(new ChildLink(node.ref(), 5, 8, RankSet.parse("0-6,200")))),
+            new ServerNode.Rewire(
+                node.ref(),
+                parent.ref(),
+                List.of(
+                    new ChildLink(node.ref(), 5, 6, RankSet.of(4)),
+                    new ChildLink(node.ref(), 6, 8, RankSet.range(5, 7))),
                 RankSet.of(3, 5)))) {
       assertEquals(m, roundTrip(m));
     }

@@ -38,15 +38,34 @@ class ServerNodeRewireTest {
     testKit.shutdownTestKit();
   }
 
-  private static ActorRef<ServerNode.Command> node(int node, CompletableFuture<Void> release) {
-    int rank = node - 1;
-    RankBackend backend =
-        new ScriptedBackend(rank, ScriptedBackend::ok, release, ScriptedBackend.newLog());
-    return testKit.spawn(ServerNode.detached(CONFIG, node, backend));
+  /** A node serving one rank, {@code rank}, its reply held until {@code release}. */
+  private static ActorRef<ServerNode.Command> node(int rank, CompletableFuture<Void> release) {
+    return node(rank, release, ScriptedBackend.newLog());
   }
 
+  private static ActorRef<ServerNode.Command> node(
+      int rank, CompletableFuture<Void> release, Set<Integer> executed) {
+    return testKit.spawn(
+        ServerNode.detached(
+            CONFIG,
+            RankBackends.of(
+                RankSet.of(rank),
+                r -> new ScriptedBackend(r, ScriptedBackend::ok, release, executed))));
+  }
+
+  /** Node {@code node} of a tree of four nodes serving ranks 0-3, one each. */
   private static ChildLink link(ActorRef<ServerNode.Command> ref, int node) {
-    return new ChildLink(ref, node, BinomialTree.subtreeEnd(node, 5));
+    int end = BinomialTree.subtreeEnd(node, 5);
+    return new ChildLink(ref, node, end, RankSet.range(node - 1, end - 1));
+  }
+
+  private static ServerNode.Attach attach(
+      ActorRef<ServerNode.Command> to,
+      int node,
+      ActorRef<ServerNode.Up> parent,
+      List<ChildLink> children) {
+    return new ServerNode.Attach(
+        to, node, node == 0 ? RankSet.empty() : RankSet.of(node - 1), parent, children);
   }
 
   /** Collects replies to {@code id} until they cover {@code dest}; no rank may come twice. */
@@ -70,16 +89,16 @@ class ServerNodeRewireTest {
     // Four ranks: the root's children are nodes 1, 2 and 4; node 2 (rank 1) has node 3 (rank 2).
     TestProbe<ServerNode.Up> up = testKit.createTestProbe();
     CompletableFuture<Void> now = CompletableFuture.completedFuture(null);
-    ActorRef<ServerNode.Command> root = testKit.spawn(ServerNode.detached(CONFIG, 0, null));
-    ActorRef<ServerNode.Command> n1 = node(1, now);
-    ActorRef<ServerNode.Command> n2 = node(2, new CompletableFuture<>());
-    ActorRef<ServerNode.Command> n3 = node(3, now);
-    ActorRef<ServerNode.Command> n4 = node(4, now);
-    root.tell(new ServerNode.Attach(0, up.ref(), List.of(link(n1, 1), link(n2, 2), link(n4, 4))));
-    n1.tell(new ServerNode.Attach(1, root.narrow(), List.of()));
-    n2.tell(new ServerNode.Attach(2, root.narrow(), List.of(link(n3, 3))));
-    n3.tell(new ServerNode.Attach(3, n2.narrow(), List.of()));
-    n4.tell(new ServerNode.Attach(4, root.narrow(), List.of()));
+    ActorRef<ServerNode.Command> root = testKit.spawn(ServerNode.detached(CONFIG, null));
+    ActorRef<ServerNode.Command> n1 = node(0, now);
+    ActorRef<ServerNode.Command> n2 = node(1, new CompletableFuture<>());
+    ActorRef<ServerNode.Command> n3 = node(2, now);
+    ActorRef<ServerNode.Command> n4 = node(3, now);
+    root.tell(attach(root, 0, up.ref(), List.of(link(n1, 1), link(n2, 2), link(n4, 4))));
+    n1.tell(attach(n1, 1, root.narrow(), List.of()));
+    n2.tell(attach(n2, 2, root.narrow(), List.of(link(n3, 3))));
+    n3.tell(attach(n3, 3, n2.narrow(), List.of()));
+    n4.tell(attach(n4, 4, root.narrow(), List.of()));
 
     // Rank 1 never answers; rank 2's reply waits in node 2 when node 2 dies.
     root.tell(new ServerNode.Execute(1, RankSet.all(4), 0, PRINT_X));
@@ -87,12 +106,12 @@ class ServerNodeRewireTest {
 
     // The rendezvous' part: a stand-in answering "lost" in node 2's place, and new routing.
     ActorRef<ServerNode.Command> standIn =
-        testKit.spawn(ServerNode.detached(CONFIG, 2, UnavailableRank.lost()));
-    standIn.tell(new ServerNode.Attach(2, root.narrow(), List.of(link(n3, 3))));
-    n3.tell(new ServerNode.Rewire(3, standIn.narrow(), List.of(), RankSet.of(1)));
+        testKit.spawn(ServerNode.detached(CONFIG, UnavailableRanks.lost()));
+    standIn.tell(attach(standIn, 2, root.narrow(), List.of(link(n3, 3))));
+    n3.tell(new ServerNode.Rewire(n3, standIn.narrow(), List.of(), RankSet.of(1)));
     root.tell(
         new ServerNode.Rewire(
-            0, up.ref(), List.of(link(n1, 1), link(standIn, 2), link(n4, 4)), RankSet.of(1)));
+            root, up.ref(), List.of(link(n1, 1), link(standIn, 2), link(n4, 4)), RankSet.of(1)));
 
     Map<EventBody, RankSet> inFlight = await(up, 1, RankSet.all(4));
     assertEquals(RankSet.of(0, 3), inFlight.get(Protos.ok()));
@@ -109,21 +128,13 @@ class ServerNodeRewireTest {
   void routingMeantForAnotherNodeIsRefused() {
     TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
     TestProbe<ServerNode.Up> stranger = testKit.createTestProbe();
-    ActorRef<ServerNode.Command> leaf =
-        testKit.spawn(
-            ServerNode.detached(
-                CONFIG,
-                3,
-                new ScriptedBackend(
-                    2,
-                    ScriptedBackend::ok,
-                    CompletableFuture.completedFuture(null),
-                    ScriptedBackend.newLog())));
-    // Node 5's wiring and rewiring, replayed to node 3: refused, so node 3 stays unwired and then
-    // wired by its own Attach.
-    leaf.tell(new ServerNode.Attach(5, stranger.ref(), List.of()));
-    leaf.tell(new ServerNode.Attach(3, parent.ref(), List.of()));
-    leaf.tell(new ServerNode.Rewire(5, stranger.ref(), List.of(), RankSet.empty()));
+    ActorRef<ServerNode.Command> leaf = node(2, CompletableFuture.completedFuture(null));
+    ActorRef<ServerNode.Command> other = node(4, CompletableFuture.completedFuture(null));
+    // Another node's wiring and rewiring, replayed to this one: refused, so it stays unwired and
+    // then is wired by its own Attach.
+    leaf.tell(new ServerNode.Attach(other, 5, RankSet.of(2), stranger.ref(), List.of()));
+    leaf.tell(attach(leaf, 3, parent.ref(), List.of()));
+    leaf.tell(new ServerNode.Rewire(other, stranger.ref(), List.of(), RankSet.empty()));
     leaf.tell(new ServerNode.Execute(9, RankSet.of(2), 0, PRINT_X));
     List<ReplyGroup> ok = List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(Protos.ok())));
     assertEquals(
@@ -137,13 +148,10 @@ class ServerNodeRewireTest {
     TestProbe<ServerNode.Up> newParent = testKit.createTestProbe();
     CompletableFuture<Void> release = new CompletableFuture<>();
     Set<Integer> executed = ScriptedBackend.newLog();
-    ActorRef<ServerNode.Command> leaf =
-        testKit.spawn(
-            ServerNode.detached(
-                CONFIG, 3, new ScriptedBackend(2, ScriptedBackend::ok, release, executed)));
-    leaf.tell(new ServerNode.Attach(3, oldParent.ref(), List.of()));
+    ActorRef<ServerNode.Command> leaf = node(2, release, executed);
+    leaf.tell(attach(leaf, 3, oldParent.ref(), List.of()));
     leaf.tell(new ServerNode.Execute(7, RankSet.of(2), 0, PRINT_X));
-    leaf.tell(new ServerNode.Rewire(3, newParent.ref(), List.of(), RankSet.of(1)));
+    leaf.tell(new ServerNode.Rewire(leaf, newParent.ref(), List.of(), RankSet.of(1)));
     // Released only once the command is pending in the node: its reply then queues behind the
     // Rewire. Released earlier, the reply is ready as the command arrives and goes out at once.
     newParent.awaitAssert(
@@ -160,7 +168,7 @@ class ServerNodeRewireTest {
         newParent.expectMessageClass(ServerNode.Replies.class, WAIT));
     // A fence for the old parent: wired back to it, the node's next reply goes there, after
     // anything the node sent it before. Nothing must come before it.
-    leaf.tell(new ServerNode.Rewire(3, oldParent.ref(), List.of(), RankSet.of(1)));
+    leaf.tell(new ServerNode.Rewire(leaf, oldParent.ref(), List.of(), RankSet.of(1)));
     leaf.tell(new ServerNode.Execute(8, RankSet.of(2), 0, PRINT_X));
     assertEquals(
         new ServerNode.Replies(8, ok), oldParent.expectMessageClass(ServerNode.Up.class, WAIT));

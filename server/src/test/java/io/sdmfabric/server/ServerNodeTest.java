@@ -22,6 +22,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The tree's routing and aggregation rules, on scripted backends, every message serialized. */
@@ -42,36 +43,53 @@ class ServerNodeTest {
       Map<Integer, ScriptedBackend> backends,
       FabricConfig config) {}
 
+  /** A tree of {@code ranks}, each node serving {@code perNode} of them, one backend per rank. */
   private static Tree tree(
       int ranks,
+      int perNode,
       FabricConfig config,
       BiFunction<Integer, CommandBody, EventBody> replies,
       Map<Integer, CompletableFuture<Void>> held) {
     TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
     Set<Integer> executed = ScriptedBackend.newLog();
     Map<Integer, ScriptedBackend> backends = new java.util.concurrent.ConcurrentHashMap<>();
+    RankBlocks blocks = new RankBlocks(ranks, perNode);
     ActorRef<ServerNode.Command> root =
         testKit.spawn(
             ServerNode.embedded(
                 config,
-                0,
-                ranks + 1,
-                rank -> {
-                  ScriptedBackend b =
-                      new ScriptedBackend(
-                          rank,
-                          replies,
-                          held.getOrDefault(rank, CompletableFuture.completedFuture(null)),
-                          executed);
-                  backends.put(rank, b);
-                  return b;
-                },
+                blocks,
+                RankBackends.perNode(
+                    blocks,
+                    rank -> {
+                      ScriptedBackend b =
+                          new ScriptedBackend(
+                              rank,
+                              replies,
+                              held.getOrDefault(rank, CompletableFuture.completedFuture(null)),
+                              executed);
+                      backends.put(rank, b);
+                      return b;
+                    }),
                 parent.ref()));
     return new Tree(root, parent, executed, backends, config);
   }
 
+  private static Tree tree(
+      int ranks,
+      FabricConfig config,
+      BiFunction<Integer, CommandBody, EventBody> replies,
+      Map<Integer, CompletableFuture<Void>> held) {
+    return tree(ranks, 1, config, replies, held);
+  }
+
   private static Tree tree(int ranks, BiFunction<Integer, CommandBody, EventBody> replies) {
     return tree(ranks, FabricConfig.defaults(), replies, Map.of());
+  }
+
+  private static Tree tree(
+      int ranks, int perNode, BiFunction<Integer, CommandBody, EventBody> replies) {
+    return tree(ranks, perNode, FabricConfig.defaults(), replies, Map.of());
   }
 
   /** Collects replies to {@code id} until they cover {@code dest}. */
@@ -91,9 +109,21 @@ class ServerNodeTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {1, 2, 3, 7, 8, 9, 1000})
-  void identicalRepliesFromEveryRankArriveAsOneGroup(int ranks) {
-    Tree t = tree(ranks, ScriptedBackend::ok);
+  @CsvSource({
+    "1,1",
+    "2,1",
+    "3,1",
+    "7,1",
+    "8,1",
+    "9,1",
+    "1000,1",
+    "1,4",
+    "9,4",
+    "1000,16",
+    "1000,1000"
+  })
+  void identicalRepliesFromEveryRankArriveAsOneGroup(int ranks, int perNode) {
+    Tree t = tree(ranks, perNode, ScriptedBackend::ok);
     t.root().tell(new ServerNode.Execute(1, RankSet.all(ranks), 0, PRINT_X));
     ServerNode.Replies r = t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
     List<ReplyGroup> all =
@@ -107,9 +137,9 @@ class ServerNodeTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {1, 2, 3, 7, 8, 9, 1000})
-  void distinctRepliesKeepEveryRankOnce(int ranks) {
-    Tree t = tree(ranks, ScriptedBackend::byRank);
+  @CsvSource({"1,1", "2,1", "3,1", "7,1", "8,1", "9,1", "1000,1", "9,4", "1000,16"})
+  void distinctRepliesKeepEveryRankOnce(int ranks, int perNode) {
+    Tree t = tree(ranks, perNode, ScriptedBackend::byRank);
     t.root().tell(new ServerNode.Execute(7, RankSet.all(ranks), 0, PRINT_X));
     Map<EventBody, RankSet> byBody = await(t, 7, RankSet.all(ranks));
     assertEquals(ranks, byBody.size());
@@ -138,11 +168,12 @@ class ServerNodeTest {
     assertEquals(6, runs.get());
   }
 
-  @Test
-  void commandsReachOnlyTheirDestinationAndTheSubtreesOnTheWay() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 16})
+  void commandsReachOnlyTheirDestinationAndTheSubtreesOnTheWay(int perNode) {
     int ranks = 1000;
     for (RankSet dest : List.of(RankSet.of(517), RankSet.of(1, 17, 400, 999), RankSet.all(ranks))) {
-      Tree t = tree(ranks, ScriptedBackend::ok);
+      Tree t = tree(ranks, perNode, ScriptedBackend::ok);
       long before = t.config().messagesSent().sum();
       t.root().tell(new ServerNode.Execute(3, dest, 0, PRINT_X));
       assertEquals(dest, await(t, 3, dest).values().iterator().next());
@@ -150,9 +181,25 @@ class ServerNodeTest {
       long messages = t.config().messagesSent().sum() - before;
       if (dest.size() == 1) {
         // Down the path to the rank and back up: at most twice the depth.
-        assertTrue(messages <= 2L * BinomialTree.depth(ranks + 1), messages + " messages");
+        assertTrue(
+            messages <= 2L * BinomialTree.depth(new RankBlocks(ranks, perNode).size()),
+            messages + " messages");
       }
     }
+  }
+
+  @Test
+  void aNodesRanksMergeBeforeTheirFirstHop() {
+    int ranks = 64;
+    RankBlocks blocks = new RankBlocks(ranks, 16);
+    Tree t = tree(ranks, 16, ScriptedBackend::ok);
+    long before = t.config().messagesSent().sum();
+    t.root().tell(new ServerNode.Execute(1, RankSet.all(ranks), 0, PRINT_X));
+    assertEquals(Map.of(Protos.ok(), RankSet.all(ranks)), await(t, 1, RankSet.all(ranks)));
+    // One command down each edge of the tree of 4 nodes, one merged reply up each, one to the
+    // parent: no message per rank.
+    long messages = t.config().messagesSent().sum() - before;
+    assertEquals(2L * blocks.nodes() + 1, messages);
   }
 
   @Test
@@ -171,10 +218,11 @@ class ServerNodeTest {
     assertEquals(RankSet.of(1, 4, 7), byBody.get(Protos.text("one")));
   }
 
-  @Test
-  void aTimeoutFlushesPartialRepliesAndTheStragglerFollows() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void aTimeoutFlushesPartialRepliesAndTheStragglerFollows(int perNode) {
     CompletableFuture<Void> slow = new CompletableFuture<>();
-    Tree t = tree(8, FabricConfig.defaults(), ScriptedBackend::ok, Map.of(5, slow));
+    Tree t = tree(8, perNode, FabricConfig.defaults(), ScriptedBackend::ok, Map.of(5, slow));
     t.root().tell(new ServerNode.Execute(9, RankSet.all(8), 200, PRINT_X));
     RankSet early = RankSet.empty();
     while (early.size() < 7) {
@@ -190,10 +238,11 @@ class ServerNodeTest {
     assertEquals(RankSet.of(5), late.groups().get(0).ranks());
   }
 
-  @Test
-  void everyPendingCommandHasItsOwnTimeoutNotOnlyTheOldest() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 4})
+  void everyPendingCommandHasItsOwnTimeoutNotOnlyTheOldest(int perNode) {
     CompletableFuture<Void> slow = new CompletableFuture<>();
-    Tree t = tree(8, FabricConfig.defaults(), ScriptedBackend::ok, Map.of(5, slow));
+    Tree t = tree(8, perNode, FabricConfig.defaults(), ScriptedBackend::ok, Map.of(5, slow));
     // The older command waits a minute; the newer one's short timeout must still fire.
     t.root().tell(new ServerNode.Execute(1, RankSet.all(8), 60_000, PRINT_X));
     t.root().tell(new ServerNode.Execute(2, RankSet.all(8), 200, PRINT_X));
@@ -250,20 +299,156 @@ class ServerNodeTest {
     assertEquals(RankSet.of(4), after.get(Protos.rankLost()));
   }
 
+  @Test
+  void aNodeServerStoppedMidCommandLosesExactlyItsRanks() {
+    CompletableFuture<Void> never = new CompletableFuture<>();
+    // Two nodes of four ranks under the root: node 2 serves ranks 4-7; rank 5 never answers.
+    Tree t = tree(8, 4, FabricConfig.defaults(), ScriptedBackend::ok, Map.of(5, never));
+    t.root().tell(new ServerNode.Execute(4, RankSet.all(8), 0, PRINT_X));
+    t.parent()
+        .awaitAssert(
+            WAIT,
+            Duration.ofMillis(5),
+            () -> {
+              assertTrue(t.executed().contains(5), "rank 5 has not run the command yet");
+              return null;
+            });
+    stopChild(t, "n2");
+    Map<EventBody, RankSet> byBody = new HashMap<>();
+    RankSet covered = RankSet.empty();
+    RankSet lost = null;
+    while (!covered.equals(RankSet.all(8)) || lost == null) {
+      ServerNode.Up up = t.parent().expectMessageClass(ServerNode.Up.class, WAIT);
+      if (up instanceof ServerNode.RanksLost l) {
+        assertEquals(null, lost, "lost twice: " + l);
+        lost = l.ranks();
+        continue;
+      }
+      for (ReplyGroup g : ((ServerNode.Replies) up).groups()) {
+        covered = covered.union(g.ranks());
+        byBody.merge(CanonicalBytes.eventBody(g.body()), g.ranks(), RankSet::union);
+      }
+    }
+    assertEquals(RankSet.range(4, 8), lost);
+    assertEquals(RankSet.range(4, 8), byBody.get(Protos.rankLost()));
+    assertEquals(RankSet.range(0, 4), byBody.get(Protos.ok()));
+  }
+
+  @Test
+  void aNodeThatLostAChildStillAnswersForItsOwnRanksAndTheLostOnes() {
+    // Four nodes of four ranks: node 2 (ranks 4-7) has node 3 (ranks 8-11) below it.
+    Tree t = tree(16, 4, ScriptedBackend::ok);
+    stopChild(t, "n2/n3");
+    assertEquals(
+        RankSet.range(8, 12),
+        t.parent().expectMessageClass(ServerNode.RanksLost.class, WAIT).ranks());
+    t.root().tell(new ServerNode.Execute(1, RankSet.all(16), 0, PRINT_X));
+    Map<EventBody, RankSet> byBody = await(t, 1, RankSet.all(16));
+    assertEquals(RankSet.range(8, 12), byBody.get(Protos.rankLost()));
+    assertEquals(RankSet.all(16).minus(RankSet.range(8, 12)), byBody.get(Protos.ok()));
+    t.root().tell(new ServerNode.Execute(2, RankSet.range(4, 10), 0, PRINT_X));
+    byBody = await(t, 2, RankSet.range(4, 10));
+    assertEquals(RankSet.range(8, 10), byBody.get(Protos.rankLost()));
+    assertEquals(RankSet.range(4, 8), byBody.get(Protos.ok()));
+  }
+
+  /** A node backend that answers the first half of its ranks at once and then throws. */
+  private static final class HalfThenThrow implements NodeBackend {
+    @Override
+    public void execute(RankSet ranks, CommandBody command, ReplySink replies) {
+      ranks.forEach(
+          rank -> {
+            if (rank % 2 == 1) {
+              throw new IllegalStateException("the backend broke at rank " + rank);
+            }
+            replies.reply(rank, ReplyBody.of(Protos.ok()));
+          });
+    }
+
+    @Override
+    public void subscribe(EventSink events) {}
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void aBackendThatThrowsHasEveryRankItDidNotAnswerAnswerWithTheError() {
+    TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
+    ActorRef<ServerNode.Command> root =
+        testKit.spawn(
+            ServerNode.embedded(
+                FabricConfig.defaults(),
+                new RankBlocks(6, 6),
+                node -> new HalfThenThrow(),
+                parent.ref()));
+    root.tell(new ServerNode.Execute(1, RankSet.all(6), 0, PRINT_X));
+    ServerNode.Replies r = parent.expectMessageClass(ServerNode.Replies.class, WAIT);
+    Map<EventBody, RankSet> byBody = new HashMap<>();
+    r.groups()
+        .forEach(g -> byBody.merge(CanonicalBytes.eventBody(g.body()), g.ranks(), RankSet::union));
+    assertEquals(RankSet.of(0), byBody.get(Protos.ok()));
+    assertEquals(RankSet.range(1, 6), byBody.get(Protos.error("the backend broke at rank 1")));
+  }
+
+  /** A node backend that answers later, from threads of its own, some ranks together. */
+  private static final class AnswersLater implements NodeBackend {
+    @Override
+    public void execute(RankSet ranks, CommandBody command, ReplySink replies) {
+      RankSet even = RankSet.of(ranks.stream().filter(r -> r % 2 == 0).toArray());
+      new Thread(() -> replies.reply(even, ReplyBody.of(Protos.text("even")))).start();
+      ranks.forEach(
+          rank -> {
+            if (rank % 2 == 1) {
+              new Thread(() -> replies.reply(rank, ReplyBody.of(Protos.text("odd")))).start();
+            }
+          });
+    }
+
+    @Override
+    public void subscribe(EventSink events) {}
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void answersThatComeLaterFromOtherThreadsMergeAtTheNode() {
+    TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
+    RankBlocks blocks = new RankBlocks(40, 10);
+    ActorRef<ServerNode.Command> root =
+        testKit.spawn(
+            ServerNode.embedded(
+                FabricConfig.defaults(), blocks, node -> new AnswersLater(), parent.ref()));
+    root.tell(new ServerNode.Execute(1, RankSet.all(40), 0, PRINT_X));
+    ServerNode.Replies r = parent.expectMessageClass(ServerNode.Replies.class, WAIT);
+    Map<EventBody, RankSet> byBody = new HashMap<>();
+    r.groups()
+        .forEach(g -> byBody.merge(CanonicalBytes.eventBody(g.body()), g.ranks(), RankSet::union));
+    assertEquals(2, r.groups().size(), "one group per distinct answer: " + r.groups());
+    assertEquals(
+        RankSet.of(RankSet.all(40).stream().filter(x -> x % 2 == 0).toArray()),
+        byBody.get(Protos.text("even")));
+    assertEquals(
+        RankSet.of(RankSet.all(40).stream().filter(x -> x % 2 == 1).toArray()),
+        byBody.get(Protos.text("odd")));
+  }
+
   private static void stopChild(Tree t, String name) {
     org.apache.pekko.actor.ActorRef classic =
         org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(t.root());
     org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(testKit.system())
-        .actorSelection(classic.path().child(name))
+        .actorSelection(classic.path() + "/" + name)
         .tell(
             org.apache.pekko.actor.PoisonPill.getInstance(),
             org.apache.pekko.actor.ActorRef.noSender());
   }
 
-  @Test
-  void aThousandCommandsInFlightEachCompleteExactlyOnce() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 8})
+  void aThousandCommandsInFlightEachCompleteExactlyOnce(int perNode) {
     int ranks = 64;
-    Tree t = tree(ranks, (rank, cmd) -> Protos.text(cmd.getEvaluate().getExpression()));
+    Tree t = tree(ranks, perNode, (rank, cmd) -> Protos.text(cmd.getEvaluate().getExpression()));
     Map<Long, RankSet> dests = new HashMap<>();
     for (long id = 1; id <= 1000; id++) {
       RankSet dest =
@@ -293,12 +478,14 @@ class ServerNodeTest {
     assertEquals(dests, covered);
   }
 
-  @Test
-  void unsolicitedEventsFromManyRanksMergeWithinTheWindow() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 16})
+  void unsolicitedEventsFromManyRanksMergeWithinTheWindow(int perNode) {
     int ranks = 64;
     Tree t =
         tree(
             ranks,
+            perNode,
             FabricConfig.defaults().withEventWindow(Duration.ofMillis(300)),
             ScriptedBackend::ok,
             Map.of());

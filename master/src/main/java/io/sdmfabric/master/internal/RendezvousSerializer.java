@@ -5,13 +5,11 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.server.SealingSerializer;
 import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.ChallengeProto;
 import io.sdmfabric.wire.proto.KnockProto;
-import io.sdmfabric.wire.proto.RankNodeProto;
 import io.sdmfabric.wire.proto.RegisterProto;
 import java.io.NotSerializableException;
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
@@ -67,20 +65,14 @@ public final class RendezvousSerializer extends SealingSerializer {
           .toByteArray();
     }
     Rendezvous.Register r = (Rendezvous.Register) o;
-    RegisterProto.Builder b =
-        RegisterProto.newBuilder()
-            .setAgent(r.agent())
-            .setCounter(r.counter())
-            .setProof(ByteString.copyFrom(r.proof()));
-    r.nodes().entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(
-            e ->
-                b.addNodes(
-                    RankNodeProto.newBuilder()
-                        .setRank(e.getKey())
-                        .setRef(resolver.toSerializationFormat(e.getValue()))));
-    return b.build().toByteArray();
+    return RegisterProto.newBuilder()
+        .setAgent(r.agent())
+        .setNode(resolver.toSerializationFormat(r.node()))
+        .setRanks(Protos.toProto(r.ranks()))
+        .setCounter(r.counter())
+        .setProof(ByteString.copyFrom(r.proof()))
+        .build()
+        .toByteArray();
   }
 
   @Override
@@ -98,12 +90,13 @@ public final class RendezvousSerializer extends SealingSerializer {
         case REGISTER:
           {
             RegisterProto r = RegisterProto.parseFrom(bytes);
-            Map<Integer, ActorRef<ServerNode.Command>> nodes = new HashMap<>();
-            for (RankNodeProto n : r.getNodesList()) {
-              nodes.put(n.getRank(), resolver.resolveActorRef(n.getRef()));
-            }
+            ActorRef<ServerNode.Command> node = resolver.resolveActorRef(r.getNode());
             return new Rendezvous.Register(
-                r.getAgent(), nodes, r.getCounter(), r.getProof().toByteArray());
+                r.getAgent(),
+                node,
+                Protos.fromProto(r.getRanks()),
+                r.getCounter(),
+                r.getProof().toByteArray());
           }
         default:
           throw new NotSerializableException(

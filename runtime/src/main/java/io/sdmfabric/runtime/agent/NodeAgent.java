@@ -2,14 +2,13 @@ package io.sdmfabric.runtime.agent;
 
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.master.Session;
+import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.RankBackend;
+import io.sdmfabric.server.RankBackends;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.SessionSecret;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
@@ -27,11 +26,11 @@ import org.apache.pekko.cluster.typed.SelfUp;
 import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
- * The guardian of an agent JVM: joins the master's cluster and, once a member, asks the rendezvous
- * for a challenge and for its ranks; each rank that becomes ready gets its server actor, registered
- * with the rendezvous as soon as both are there, with a proof of the session secret against the
- * challenge ({@link Rendezvous#proof}). It knocks again every few seconds until the challenge
- * comes.
+ * The guardian of an agent JVM: it holds the agent's one server node, joins the master's cluster
+ * and, once a member, asks the rendezvous for a challenge and for its ranks; each rank that becomes
+ * ready joins the node's backends and is registered with the rendezvous as soon as the challenge is
+ * there, with a proof of the session secret against it ({@link Rendezvous#proof}). It knocks again
+ * every few seconds until the challenge comes.
  */
 final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
   /** What the agent hears. */
@@ -55,15 +54,15 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
   private static final Duration KNOCK_AGAIN = Duration.ofSeconds(3);
 
   private final SessionSecret secret;
-  private final FabricConfig config;
   private final Consumer<ActorRef<Message>> ranks;
   private final TimerScheduler<Message> timers;
   private final ActorRef<Rendezvous.Command> rendezvous;
   private final ActorRef<Rendezvous.Challenge> challenges;
   private final ActorRefResolver resolver;
   private final String name;
-  private final List<Map.Entry<Integer, ActorRef<ServerNode.Command>>> unregistered =
-      new ArrayList<>();
+  private final RankBackends backends = RankBackends.growing();
+  private final ActorRef<ServerNode.Command> node;
+  private final RankSet.Builder unregistered = RankSet.builder();
   private byte[] nonce;
   private long counter;
 
@@ -77,11 +76,11 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
     super(context);
     this.timers = timers;
     this.secret = secret;
-    this.config = config;
     this.ranks = ranks;
     this.resolver = ActorRefResolver.get(context.getSystem());
     this.rendezvous = resolver.resolveActorRef(master + "/user/" + Session.RENDEZVOUS);
     this.challenges = context.messageAdapter(Rendezvous.Challenge.class, Challenged::new);
+    this.node = context.spawn(ServerNode.detached(config, backends), "node", ServerNode.DISPATCHER);
     Cluster cluster = Cluster.get(context.getSystem());
     this.name = cluster.selfMember().address().toString();
     cluster.manager().tell(Join.create(master));
@@ -130,32 +129,27 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
     if (nonce == null) {
       timers.cancel(Knock.INSTANCE);
       nonce = c.challenge().nonce();
-      unregistered.forEach(node -> register(node.getKey(), node.getValue()));
-      unregistered.clear();
+      if (!unregistered.isEmpty()) {
+        register(unregistered.build());
+      }
     }
     return this;
   }
 
   private Behavior<Message> onRankReady(RankReady ready) {
-    ActorRef<ServerNode.Command> node =
-        getContext()
-            .spawn(
-                ServerNode.detached(config, ready.rank() + 1, ready.backend()),
-                "rank-" + ready.rank(),
-                ServerNode.DISPATCHER);
+    backends.add(ready.rank(), ready.backend());
     if (nonce == null) {
-      unregistered.add(Map.entry(ready.rank(), node));
+      unregistered.add(ready.rank());
     } else {
-      register(ready.rank(), node);
+      register(RankSet.of(ready.rank()));
     }
     return this;
   }
 
-  private void register(int rank, ActorRef<ServerNode.Command> node) {
+  private void register(RankSet ranks) {
     counter++;
     byte[] proof =
-        Rendezvous.proof(
-            secret, nonce, name, counter, Map.of(rank, resolver.toSerializationFormat(node)));
-    rendezvous.tell(new Rendezvous.Register(name, Map.of(rank, node), counter, proof));
+        Rendezvous.proof(secret, nonce, name, counter, resolver.toSerializationFormat(node), ranks);
+    rendezvous.tell(new Rendezvous.Register(name, node, ranks, counter, proof));
   }
 }

@@ -75,14 +75,16 @@ public final class FabricSerializer extends SealingSerializer {
   protected byte[] encode(Object o) {
     if (o instanceof ServerNode.Attach a) {
       return AttachProto.newBuilder()
+          .setTo(resolver.toSerializationFormat(a.to()))
           .setNode(a.node())
+          .setRanks(ranks(a.ranks()))
           .setParent(resolver.toSerializationFormat(a.parent()))
           .addAllChildren(links(a.children()))
           .build()
           .toByteArray();
     } else if (o instanceof ServerNode.Rewire w) {
       return RewireProto.newBuilder()
-          .setNode(w.node())
+          .setTo(resolver.toSerializationFormat(w.to()))
           .setParent(resolver.toSerializationFormat(w.parent()))
           .addAllChildren(links(w.children()))
           .setLost(ranks(w.lost()))
@@ -122,14 +124,17 @@ public final class FabricSerializer extends SealingSerializer {
           {
             AttachProto a = AttachProto.parseFrom(bytes);
             ActorRef<ServerNode.Up> parent = resolver.resolveActorRef(a.getParent());
-            return new ServerNode.Attach(a.getNode(), parent, linksFrom(a.getChildrenList()));
+            ActorRef<ServerNode.Command> to = resolver.resolveActorRef(a.getTo());
+            return new ServerNode.Attach(
+                to, a.getNode(), ranks(a.getRanks()), parent, linksFrom(a.getChildrenList()));
           }
         case REWIRE:
           {
             RewireProto w = RewireProto.parseFrom(bytes);
             ActorRef<ServerNode.Up> parent = resolver.resolveActorRef(w.getParent());
+            ActorRef<ServerNode.Command> to = resolver.resolveActorRef(w.getTo());
             return new ServerNode.Rewire(
-                w.getNode(), parent, linksFrom(w.getChildrenList()), ranks(w.getLost()));
+                to, parent, linksFrom(w.getChildrenList()), ranks(w.getLost()));
           }
         case EXECUTE:
           {
@@ -168,6 +173,7 @@ public final class FabricSerializer extends SealingSerializer {
               .setRef(resolver.toSerializationFormat(c.ref()))
               .setNode(c.node())
               .setEnd(c.end())
+              .setRanks(ranks(c.ranks()))
               .build());
     }
     return out;
@@ -177,7 +183,7 @@ public final class FabricSerializer extends SealingSerializer {
     List<ChildLink> out = new ArrayList<>(links.size());
     for (ChildLinkProto c : links) {
       ActorRef<ServerNode.Command> ref = resolver.resolveActorRef(c.getRef());
-      out.add(new ChildLink(ref, c.getNode(), c.getEnd()));
+      out.add(new ChildLink(ref, c.getNode(), c.getEnd(), ranks(c.getRanks())));
     }
     return out;
   }

@@ -1,0 +1,112 @@
+package io.sdmfabric.server;
+
+import io.sdmfabric.model.Failures;
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.CommandBody;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
+
+/**
+ * A node's ranks each driven by a backend of its own: one gdb per rank, or one simulated debugger
+ * per rank. A command runs on each rank of its destination; answers that are ready at once go to
+ * the node before {@link #execute} returns, the others as they come.
+ *
+ * <p>An agent learns its ranks one at a time, as gdb attaches to each; it {@link #add}s them as
+ * they come, before or after the node subscribes.
+ */
+public final class RankBackends implements NodeBackend {
+
+  /** What a rank of the node without a backend answers (the node was told of a rank it lacks). */
+  static final String NO_BACKEND = "no debugger for this rank on its node";
+
+  private static final ReplyBody MISSING = ReplyBody.of(Protos.error(NO_BACKEND));
+
+  private final Map<Integer, RankBackend> ranks = new ConcurrentHashMap<>();
+  private EventSink events; // guarded by this
+
+  private RankBackends() {}
+
+  /** The backends of {@code ranks}, each made by {@code backends} (called once per rank, now). */
+  public static RankBackends of(RankSet ranks, IntFunction<RankBackend> backends) {
+    RankBackends node = new RankBackends();
+    ranks.forEach(rank -> node.ranks.put(rank, backends.apply(rank)));
+    return node;
+  }
+
+  /** A node without ranks yet: an agent {@link #add}s them as they become ready. */
+  public static RankBackends growing() {
+    return new RankBackends();
+  }
+
+  /**
+   * For a tree in one JVM: the backends of the ranks of each node of {@code blocks}, each made by
+   * {@code backends}.
+   */
+  public static IntFunction<NodeBackend> perNode(
+      RankBlocks blocks, IntFunction<RankBackend> backends) {
+    return node -> of(blocks.ranksOf(node), backends);
+  }
+
+  /** Adds a rank; its events go to the node's subscriber from now on. */
+  public void add(int rank, RankBackend backend) {
+    EventSink sink;
+    synchronized (this) {
+      ranks.put(rank, backend);
+      sink = events;
+    }
+    if (sink != null) {
+      subscribe(rank, backend, sink);
+    }
+  }
+
+  @Override
+  public void subscribe(EventSink sink) {
+    synchronized (this) {
+      events = sink;
+    }
+    ranks.forEach((rank, backend) -> subscribe(rank, backend, sink));
+  }
+
+  private static void subscribe(int rank, RankBackend backend, EventSink sink) {
+    RankSet only = RankSet.of(rank);
+    backend.subscribe(body -> sink.event(only, body));
+  }
+
+  @Override
+  public void execute(RankSet dest, CommandBody command, ReplySink replies) {
+    dest.forEach(rank -> run(rank, command, replies));
+  }
+
+  private void run(int rank, CommandBody command, ReplySink replies) {
+    RankBackend backend = ranks.get(rank);
+    if (backend == null) {
+      replies.reply(rank, MISSING);
+      return;
+    }
+    CompletableFuture<ReplyBody> reply;
+    try {
+      reply = backend.execute(command).toCompletableFuture();
+    } catch (RuntimeException e) {
+      replies.reply(rank, error(e));
+      return;
+    }
+    if (reply.isDone() && !reply.isCompletedExceptionally()) {
+      replies.reply(rank, reply.join());
+    } else {
+      reply.whenComplete(
+          (body, failure) -> replies.reply(rank, failure == null ? body : error(failure)));
+    }
+  }
+
+  private static ReplyBody error(Throwable failure) {
+    return ReplyBody.of(Protos.error(Failures.message(failure)));
+  }
+
+  @Override
+  public void close() {
+    ranks.values().forEach(RankBackend::close);
+  }
+}

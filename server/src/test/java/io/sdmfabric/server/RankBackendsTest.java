@@ -1,0 +1,77 @@
+package io.sdmfabric.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.Commands;
+import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.proto.EventBody;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class RankBackendsTest {
+  private static final CompletableFuture<Void> NOW = CompletableFuture.completedFuture(null);
+
+  private static ScriptedBackend scripted(int rank, CompletableFuture<Void> release) {
+    return new ScriptedBackend(rank, ScriptedBackend::byRank, release, ScriptedBackend.newLog());
+  }
+
+  /** Collects answers, by rank. */
+  private static final class Answers implements NodeBackend.ReplySink {
+    final Map<Integer, EventBody> byRank = new ConcurrentHashMap<>();
+
+    @Override
+    public void reply(RankSet ranks, ReplyBody body) {
+      ranks.forEach(
+          rank ->
+              byRank.merge(
+                  rank,
+                  body.body(),
+                  (a, b) -> {
+                    throw new AssertionError("rank " + rank + " answered twice");
+                  }));
+    }
+  }
+
+  @Test
+  void readyAnswersComeBeforeExecuteReturnsAndHeldOnesWhenReleased() {
+    CompletableFuture<Void> held = new CompletableFuture<>();
+    RankBackends node =
+        RankBackends.of(RankSet.range(10, 14), rank -> scripted(rank, rank == 12 ? held : NOW));
+    Answers answers = new Answers();
+    node.execute(RankSet.of(10, 12, 13), Commands.evaluate("x"), answers);
+    assertEquals(
+        Map.of(10, Protos.text("rank 10"), 13, Protos.text("rank 13")), Map.copyOf(answers.byRank));
+    held.complete(null);
+    assertEquals(Protos.text("rank 12"), answers.byRank.get(12));
+  }
+
+  @Test
+  void aRankWithoutABackendAnswersWhy() {
+    RankBackends node = RankBackends.growing();
+    Answers answers = new Answers();
+    node.execute(RankSet.of(3), Commands.evaluate("x"), answers);
+    assertEquals(Protos.error(RankBackends.NO_BACKEND), answers.byRank.get(3));
+  }
+
+  @Test
+  void ranksAddedBeforeOrAfterTheSubscriptionReportTheirEvents() {
+    RankBackends node = RankBackends.growing();
+    ScriptedBackend early = scripted(0, NOW);
+    ScriptedBackend late = scripted(1, NOW);
+    node.add(0, early);
+    List<String> events = new CopyOnWriteArrayList<>();
+    node.subscribe((ranks, body) -> events.add(ranks + " " + body.getText().getText()));
+    node.add(1, late);
+    early.report(Protos.text("stopped"));
+    late.report(Protos.text("exited"));
+    assertEquals(List.of("0 stopped", "1 exited"), events);
+    Answers answers = new Answers();
+    node.execute(RankSet.of(0, 1), Commands.evaluate("x"), answers);
+    assertEquals(2, answers.byRank.size());
+  }
+}
