@@ -37,7 +37,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   /** Everything a session accepts. */
   public sealed interface Command
-      permits Submit, Subscribe, Unsubscribe, Publish, FromTree, TreeReady {}
+      permits Submit, Subscribe, Unsubscribe, Publish, FromTree, TreeReady, GatherTick {}
 
   /**
    * Runs a command on {@code dest}; {@code replyTo} gets {@link SessionEvent.Accepted} or {@link
@@ -82,7 +82,18 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private record TreeReady(RankSet missing) implements Command, NoSerializationVerificationNeeded {}
 
+  /** Time to tell the stops held long enough ({@link StopGathering}). */
+  private enum GatherTick implements Command, NoSerializationVerificationNeeded {
+    INSTANCE
+  }
+
+  /** How often held stops are looked at. */
+  private static final Duration GATHER_TICK = Duration.ofMillis(50);
+
   private final int size;
+  private final Duration stopQuiet;
+  private final List<StopGathering> gatherings = new ArrayList<>();
+  private boolean tickScheduled;
   private final ActorRef<ServerNode.Command> root;
   private final CommandTracker tracker = new CommandTracker();
   private final List<ActorRef<SessionEvent>> subscribers = new ArrayList<>();
@@ -96,9 +107,10 @@ public final class Session extends AbstractBehavior<Session.Command> {
     ActorRef<ServerNode.Command> spawn(ActorContext<Command> context, ActorRef<ServerNode.Up> up);
   }
 
-  private Session(ActorContext<Command> context, int size, RootFactory root) {
+  private Session(ActorContext<Command> context, int size, Duration stopQuiet, RootFactory root) {
     super(context);
     this.size = size;
+    this.stopQuiet = stopQuiet;
     this.root = root.spawn(context, context.messageAdapter(ServerNode.Up.class, FromTree::new));
   }
 
@@ -127,6 +139,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
             new Session(
                 context,
                 blocks.ranks(),
+                config.stopQuiet(),
                 (ctx, up) ->
                     ctx.spawn(
                         ServerNode.embedded(config, blocks, backends, up),
@@ -165,6 +178,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
             new Session(
                 context,
                 size,
+                config.stopQuiet(),
                 (ctx, up) -> {
                   ActorRef<ServerNode.Command> root =
                       ctx.spawn(ServerNode.detached(config, null), "tree", ServerNode.DISPATCHER);
@@ -199,6 +213,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(Publish.class, this::onPublish)
         .onMessage(FromTree.class, this::onFromTree)
         .onMessage(TreeReady.class, this::onTreeReady)
+        .onMessage(GatherTick.class, this::onGatherTick)
         .build();
   }
 
@@ -217,6 +232,11 @@ public final class Session extends AbstractBehavior<Session.Command> {
     ActorRef<SessionEvent> replyTo = submit.replyTo();
     submit.replyTo().tell(new SessionEvent.Accepted(id, dest, submit.body()));
     tracker.open(id, dest, replyTo::tell);
+    if (resumes(submit.body()) && !stopQuiet.isZero()) {
+      gatherings.forEach(g -> g.forget(dest));
+      gatherings.add(new StopGathering(dest.minus(lost)));
+      tellDueStops(System.nanoTime());
+    }
     root.tell(new ServerNode.Execute(id, dest, submit.timeout().toMillis(), submit.body()));
     RankSet alreadyLost = dest.intersect(lost);
     if (!alreadyLost.isEmpty()) {
@@ -251,22 +271,70 @@ public final class Session extends AbstractBehavior<Session.Command> {
       // Merging by body loses each rank's order between its output and its stop or exit; put
       // output first, as each rank wrote it before it stopped.
       List<SessionEvent> later = new ArrayList<>();
+      long now = System.nanoTime();
       for (ReplyGroup g : events.groups()) {
         EventBody body = CanonicalBytes.eventBody(g.body());
-        SessionEvent e = new SessionEvent.Unsolicited(g.ranks(), body);
+        RankSet ranks = g.ranks();
         if (body.hasOutput()) {
-          publish(e);
-        } else {
-          later.add(e);
+          publish(new SessionEvent.Unsolicited(ranks, body));
+          continue;
+        }
+        if (body.hasSuspended() || body.hasExit()) {
+          for (StopGathering gathering : gatherings) {
+            ranks = ranks.minus(gathering.take(ranks, g.body(), now));
+          }
+        }
+        if (!ranks.isEmpty()) {
+          later.add(new SessionEvent.Unsolicited(ranks, body));
         }
       }
       later.forEach(this::publish);
+      tellDueStops(now);
     } else if (up instanceof ServerNode.RanksLost ranksLost) {
       lost = lost.union(ranksLost.ranks());
       tracker.lose(ranksLost.ranks(), lostBody);
+      gatherings.forEach(g -> g.forget(ranksLost.ranks()));
+      tellDueStops(System.nanoTime());
       publish(new SessionEvent.RanksLost(ranksLost.ranks()));
     }
     return this;
+  }
+
+  /** Whether a command sets ranks running, so that their stops are gathered. */
+  private static boolean resumes(CommandBody body) {
+    return body.hasRun() || body.hasGo() || body.hasStep();
+  }
+
+  private Behavior<Command> onGatherTick(GatherTick tick) {
+    tickScheduled = false;
+    tellDueStops(System.nanoTime());
+    return this;
+  }
+
+  /**
+   * Tells the stops held long enough, each distinct stop once with all its ranks; forgets the
+   * gatherings that wait for nothing more, and looks again soon while some still hold stops.
+   */
+  private void tellDueStops(long now) {
+    boolean holding = false;
+    for (java.util.Iterator<StopGathering> i = gatherings.iterator(); i.hasNext(); ) {
+      StopGathering g = i.next();
+      if (g.due(now, stopQuiet)) {
+        for (ReplyGroup held : g.drain()) {
+          publish(
+              new SessionEvent.Unsolicited(held.ranks(), CanonicalBytes.eventBody(held.body())));
+        }
+      }
+      if (g.complete()) {
+        i.remove();
+      } else {
+        holding |= g.holds();
+      }
+    }
+    if (holding && !tickScheduled) {
+      tickScheduled = true;
+      getContext().scheduleOnce(GATHER_TICK, getContext().getSelf(), GatherTick.INSTANCE);
+    }
   }
 
   private Behavior<Command> onTreeReady(TreeReady ready) {

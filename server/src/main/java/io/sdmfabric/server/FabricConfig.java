@@ -14,12 +14,19 @@ import java.util.function.ToIntFunction;
  * @param hasher the hash of reply bodies used to bucket them before byte comparison; only tests
  *     change it (to force collisions)
  * @param messagesSent counts the messages server actors send to each other, for benchmarks
+ * @param stopQuiet how long the master holds the stops of the ranks a run, continue or step
+ *     resumed, once none has stopped for that long, before it tells what it has: ranks that stop
+ *     alike within it are told as one (zero tells each batch as it comes)
  */
 public record FabricConfig(
-    Duration eventWindow, ToIntFunction<byte[]> hasher, LongAdder messagesSent) {
+    Duration eventWindow,
+    ToIntFunction<byte[]> hasher,
+    LongAdder messagesSent,
+    Duration stopQuiet) {
 
   public FabricConfig {
     Objects.requireNonNull(eventWindow, "eventWindow");
+    Objects.requireNonNull(stopQuiet, "stopQuiet");
     Objects.requireNonNull(hasher, "hasher");
     Objects.requireNonNull(messagesSent, "messagesSent");
     if (eventWindow.isNegative()) {
@@ -27,9 +34,10 @@ public record FabricConfig(
     }
   }
 
-  /** A 100 ms event window and the sampled hash. */
+  /** A 100 ms event window, the sampled hash, and stops held for a quiet second. */
   public static FabricConfig defaults() {
-    return new FabricConfig(Duration.ofMillis(100), FabricConfig::sampledHash, new LongAdder());
+    return new FabricConfig(
+        Duration.ofMillis(100), FabricConfig::sampledHash, new LongAdder(), Duration.ofSeconds(1));
   }
 
   /**
@@ -57,11 +65,16 @@ public record FabricConfig(
 
   /** These settings with another event window. */
   public FabricConfig withEventWindow(Duration window) {
-    return new FabricConfig(window, hasher, messagesSent);
+    return new FabricConfig(window, hasher, messagesSent, stopQuiet);
   }
 
   /** These settings with another body hash. */
   public FabricConfig withHasher(ToIntFunction<byte[]> h) {
-    return new FabricConfig(eventWindow, h, messagesSent);
+    return new FabricConfig(eventWindow, h, messagesSent, stopQuiet);
+  }
+
+  /** These settings with another quiet period for the stops of resumed ranks. */
+  public FabricConfig withStopQuiet(Duration quiet) {
+    return new FabricConfig(eventWindow, hasher, messagesSent, quiet);
   }
 }
