@@ -1,6 +1,7 @@
 package io.sdmfabric.cli;
 
 import io.sdmfabric.runtime.EmbeddedSession;
+import io.sdmfabric.runtime.GdbFleet;
 import io.sdmfabric.runtime.LaunchedSession;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.server.FabricConfig;
@@ -14,9 +15,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * How {@code sdm debug} and {@code sdm stacks} start a job: on this machine with one gdb per rank
- * in this JVM (the default), or through mpirun or srun with an agent per node. Options for the
- * launcher itself are the unknown options before {@code --}.
+ * How {@code sdm debug} and {@code sdm stacks} start a job: on this machine in this JVM, a gdb for
+ * every {@code --ranks-per-gdb} ranks (the default), or through mpirun or srun with an agent per
+ * node. Options for the launcher itself are the unknown options before {@code --}.
  */
 final class LaunchOptions {
   @Option(
@@ -24,6 +25,14 @@ final class LaunchOptions {
       paramLabel = "mpirun|srun",
       description = "start the job with this launcher, one agent JVM per node (default: none)")
   String launcher;
+
+  @Option(
+      names = "--ranks-per-gdb",
+      paramLabel = "N",
+      description =
+          "how many ranks one gdb debugs (1: a gdb per rank); a gdb that dies loses exactly its"
+              + " ranks (default: ${DEFAULT-VALUE})")
+  int ranksPerGdb = GdbFleet.DEFAULT_RANKS_PER_GDB;
 
   @Mixin DistributedOptions distributed = new DistributedOptions();
 
@@ -39,6 +48,9 @@ final class LaunchOptions {
   SessionClient open(
       int size, String program, List<String> args, FabricConfig config, PrintStream err)
       throws IOException {
+    if (ranksPerGdb < 1) {
+      throw new IllegalArgumentException("--ranks-per-gdb needs 1 or more, not " + ranksPerGdb);
+    }
     if (launcher == null) {
       if (!launcherOptions.isEmpty()) {
         throw new IllegalArgumentException(
@@ -46,7 +58,7 @@ final class LaunchOptions {
                 + String.join(" ", launcherOptions)
                 + " (launcher options need --launcher)");
       }
-      return EmbeddedSession.start(size, config);
+      return EmbeddedSession.start(size, ranksPerGdb, config);
     }
     Duration wireUp = distributed.wireUp();
     return LaunchedSession.start(
@@ -59,6 +71,7 @@ final class LaunchOptions {
             distributed.transport(err),
             distributed.address,
             wireUp,
+            ranksPerGdb,
             config),
         err);
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sdmfabric.model.RankSet;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,6 +53,12 @@ class SdmMpiIT {
    */
   private static Sdm.Result debug(String launcher, String transport, String example, String input)
       throws Exception {
+    return debug(launcher, transport, example, input, "16");
+  }
+
+  private static Sdm.Result debug(
+      String launcher, String transport, String example, String input, String ranksPerGdb)
+      throws Exception {
     needs(launcher);
     Sdm.Result r =
         Sdm.run(
@@ -61,6 +68,8 @@ class SdmMpiIT {
             launcher,
             "--transport",
             transport,
+            "--ranks-per-gdb",
+            ranksPerGdb,
             "-n",
             "4",
             "--",
@@ -105,18 +114,40 @@ class SdmMpiIT {
 
   @ParameterizedTest
   @ValueSource(strings = {"mpirun", "srun"})
-  void aRankWhoseGdbDiesAloneGoesIntoErrorAndTheOthersGoOn(String launcher) throws Exception {
+  void theRanksOfAGdbThatDiesGoIntoErrorAndTheOthersGoOn(String launcher) throws Exception {
+    // Two ranks to a gdb, in the order the ranks come: rank 2 shares its gdb with one other.
     // gdb's shell command runs sh as gdb's child: its $PPID is that rank's gdb.
     Sdm.Result r =
         debug(
             launcher,
             "tls-tcp",
             "mpi_reduce",
-            "break combine\nrun\nwait 30\n[2] gdb shell kill -9 $PPID\nprint mine\nquit\n");
+            "break combine\nrun\nwait 30\n[2] gdb shell kill -9 $PPID\nprint mine\nquit\n",
+            "2");
     contains(r, "[2] error: gdb exited unexpectedly");
-    contains(r, "[0] mine = 1");
-    contains(r, "[1] mine = 2");
-    contains(r, "[3] mine = 4");
+    java.util.Map<Integer, String> values = new java.util.TreeMap<>();
+    RankSet lost = RankSet.empty();
+    for (String line : r.out().lines().toList()) {
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("\\[([0-9,-]+)\\] (mine = .*|error: .*)").matcher(line);
+      if (m.matches()) {
+        RankSet ranks = RankSet.parse(m.group(1));
+        if (m.group(2).startsWith("mine = ")) {
+          ranks.forEach(rank -> values.put(rank, m.group(2)));
+        } else {
+          lost = lost.union(ranks);
+        }
+      }
+    }
+    assertEquals(2, lost.size(), "the ranks of one gdb are lost: " + r);
+    assertTrue(lost.contains(2), r.toString());
+    java.util.Map<Integer, String> expected = new java.util.TreeMap<>();
+    for (int rank : new int[] {0, 1, 3}) {
+      if (!lost.contains(rank)) {
+        expected.put(rank, "mine = " + List.of(1, 2, -3, 4).get(rank));
+      }
+    }
+    assertEquals(expected, values, r.toString());
   }
 
   @ParameterizedTest
@@ -141,7 +172,7 @@ class SdmMpiIT {
         r.out()
             .lines()
             .filter(l -> l.endsWith("exited with code 0"))
-            .mapToInt(l -> io.sdmfabric.model.RankSet.parse(l.substring(1, l.indexOf(']'))).size())
+            .mapToInt(l -> RankSet.parse(l.substring(1, l.indexOf(']'))).size())
             .sum(),
         r.toString());
   }

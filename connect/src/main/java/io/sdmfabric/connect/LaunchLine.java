@@ -1,6 +1,7 @@
 package io.sdmfabric.connect;
 
 import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.GdbFleet;
 import io.sdmfabric.runtime.LaunchedSession;
 import io.sdmfabric.runtime.Programs;
 import io.sdmfabric.runtime.launch.JobLauncher;
@@ -43,7 +44,16 @@ public record LaunchLine(
   public LaunchedSession.Spec job(
       ClusterSettings.Transport transport, String address, Duration wireUp, FabricConfig config) {
     return new LaunchedSession.Spec(
-        launcher, options, size, program, args, transport, address, wireUp, config);
+        launcher,
+        options,
+        size,
+        program,
+        args,
+        transport,
+        address,
+        wireUp,
+        GdbFleet.DEFAULT_RANKS_PER_GDB,
+        config);
   }
 
   /**

@@ -13,7 +13,6 @@ import io.sdmfabric.model.Shell;
 import io.sdmfabric.model.SignalAction;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.StepKind;
-import io.sdmfabric.model.StopReason;
 import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.model.WatchKind;
@@ -25,24 +24,37 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The {@link Debugger} SPI on a real gdb, through GDB/MI. One instance runs one gdb for one
- * process; see {@link GdbDriver} for the threads and the cleanup guarantees.
+ * The {@link Debugger} SPI on a real gdb, through GDB/MI: one instance debugs one process, one of
+ * the programs of a gdb that may debug several ({@link SharedGdb}; {@link #start} makes a gdb of
+ * its own). See {@link GdbDriver} for the threads and the cleanup guarantees, {@link Inferior} for
+ * how a rank numbers its threads and breakpoints, and {@link InferiorEvents} for how a rank stops
+ * as a whole in gdb's non-stop mode.
  *
- * <p>Values come from variable objects ({@code -var-create}, {@code -var-list-children}): the
- * printed text is gdb's own ({@code -data-evaluate-expression}), the children go {@value
- * #CHILD_DEPTH} levels deep, at most {@value #MAX_CHILDREN} per level, and pointers are not
- * followed (their target may be garbage; {@code print *p} follows one on purpose).
+ * <p>Values come from sdm's own gdb command where gdb has Python, from variable objects otherwise
+ * ({@link ValueReader}): the printed text is gdb's own, the children go {@value #CHILD_DEPTH}
+ * levels deep, at most {@value #MAX_CHILDREN} per level, and pointers are not followed (their
+ * target may be garbage; {@code print *p} follows one on purpose).
+ *
+ * <p>A breakpoint of a rank is a breakpoint of gdb's whose condition names the rank's program
+ * ({@code $_inferior == N}, before the user's own condition), so that it stops that rank only.
+ * Signal handling ({@code handle}) is gdb's, for all the programs of a gdb.
  */
 public final class GdbDebugger implements Debugger {
   static final int CHILD_DEPTH = 2;
   static final int MAX_CHILDREN = 100;
   static final int MAX_GLOBALS = 100;
 
-  private final Events events;
+  private final SharedGdb gdb;
+  private final Inferior inferior;
+  private final InferiorEvents events;
   private final GdbDriver driver;
+
+  /** The program's terminal; null for gdb's first program, which has the driver's. */
+  private final GdbDriver.ProgramTerminal terminal;
 
   /**
    * What was attached, at its exec ({@link #attachAtExec}) or running ({@link #attach}); null for a
@@ -56,9 +68,16 @@ public final class GdbDebugger implements Debugger {
   /** Detached from the process ({@link #detach}): every request fails. */
   private volatile boolean detached;
 
-  private GdbDebugger(Events events, GdbDriver driver) {
+  private final ValueReader values;
+
+  GdbDebugger(
+      SharedGdb gdb, Inferior inferior, InferiorEvents events, GdbDriver.ProgramTerminal terminal) {
+    this.gdb = gdb;
+    this.inferior = inferior;
     this.events = events;
-    this.driver = driver;
+    this.driver = gdb.driver();
+    this.terminal = terminal;
+    this.values = new ValueReader(inferior, this::send, driver.hasValueCommands());
   }
 
   /** Starts gdb with the default options ({@code $SDM_GDB} or {@code gdb}). */
@@ -66,17 +85,25 @@ public final class GdbDebugger implements Debugger {
     return start(GdbOptions.defaults());
   }
 
-  /** Starts gdb. */
+  /** Starts a gdb of its own. */
   public static GdbDebugger start(GdbOptions options) throws IOException {
-    Events events = new Events();
-    GdbDriver driver = GdbDriver.start(options, events);
-    events.driver = driver;
-    return new GdbDebugger(events, driver);
+    SharedGdb gdb = SharedGdb.start(options);
+    try {
+      return gdb.add();
+    } catch (IOException e) {
+      gdb.driver().close();
+      throw e;
+    }
   }
 
   /** The driver underneath, for the few callers that speak MI themselves. */
   public GdbDriver driver() {
     return driver;
+  }
+
+  /** The process id of the program, if it runs. */
+  public java.util.OptionalLong programPid() {
+    return driver.inferiorPid(inferior.group());
   }
 
   @Override
@@ -105,23 +132,52 @@ public final class GdbDebugger implements Debugger {
     }
     CompletableFuture<String> exec = new CompletableFuture<>();
     events.execWaiter = exec;
-    String stopAtExec = dynamic ? "set stop-on-solib-events 1" : "catch exec";
-    String restore = dynamic ? "set stop-on-solib-events 0" : "delete";
+    boolean atLibraries = dynamic;
+    // gdb's own setting for all its programs, or an exec catchpoint of this program's.
+    java.util.concurrent.atomic.AtomicInteger catchpoint =
+        new java.util.concurrent.atomic.AtomicInteger();
     // The stopped process has a SIGSTOP pending, and gdb would report it as a stop, at the exec
     // or later, when the program starts its first thread. A SIGSTOP means nothing to a program
     // under a debugger: swallow it for good.
     CompletableFuture<String> ran =
-        send(MiCommand.of("-target-attach").param(Long.toString(pid)))
+        send(inferior.whole("-target-attach").param(Long.toString(pid)))
             .thenCompose(r -> cliReply("handle SIGSTOP nostop noprint nopass"))
-            .thenCompose(r -> cliReply(stopAtExec))
-            .thenCompose(r -> send("-exec-continue"))
+            .thenCompose(
+                r ->
+                    atLibraries
+                        ? gdb.stopAtLibraryEvents()
+                        : gdb.inTurn(
+                            () ->
+                                cliReply("catch exec")
+                                    .thenCompose(
+                                        c ->
+                                            send(
+                                                MiCommand.of("-data-evaluate-expression")
+                                                    .param("$bpnum")))
+                                    .thenCompose(
+                                        n -> {
+                                          catchpoint.set(
+                                              Integer.parseInt(n.results().string("value")));
+                                          return send(
+                                              MiCommand.of("-break-condition")
+                                                  .param(catchpoint.get())
+                                                  .param(inferior.onlyHere()));
+                                        })))
+            .thenCompose(
+                r -> {
+                  events.resuming();
+                  return send(inferior.whole("-exec-continue"));
+                })
             .thenCompose(r -> exec);
     return ran.thenCompose(
             stopped ->
-                cliReply(restore)
+                (atLibraries
+                        ? gdb.libraryEventsDone()
+                        : send(MiCommand.of("-break-delete").param(catchpoint.get())))
                     .thenCompose(r -> send("-list-thread-groups"))
                     .thenCombine(
-                        send("-file-list-exec-source-file").handle((reply, error) -> error == null),
+                        send(inferior.whole("-file-list-exec-source-file"))
+                            .handle((reply, error) -> error == null),
                         (groups, symbols) -> new ProgramInfo(executable(groups, program), symbols)))
         .whenComplete(
             (info, error) -> {
@@ -146,7 +202,7 @@ public final class GdbDebugger implements Debugger {
     CompletableFuture<String> stop = new CompletableFuture<>();
     events.attachWaiter = stop;
     CompletableFuture<MiReply> attaching =
-        send(MiCommand.of("-target-attach").param(Long.toString(pid)));
+        send(inferior.whole("-target-attach").param(Long.toString(pid)));
     attaching.whenComplete(
         (r, error) -> {
           if (error != null) {
@@ -176,7 +232,7 @@ public final class GdbDebugger implements Debugger {
    * files: gdb lists the program's objfile first.
    */
   private CompletableFuture<Boolean> programHasSources() {
-    return send("-file-list-exec-source-files --group-by-objfile")
+    return send(inferior.whole("-file-list-exec-source-files").option("--group-by-objfile"))
         .handle(
             (reply, error) -> {
               if (error != null) {
@@ -188,12 +244,13 @@ public final class GdbDebugger implements Debugger {
             });
   }
 
-  /** The executable of the (only) inferior, as {@code -list-thread-groups} names it. */
-  private static String executable(MiReply groups, Path fallback) {
+  /** The executable of this program, as {@code -list-thread-groups} names it. */
+  private String executable(MiReply groups, Path fallback) {
     return groups.results().get("groups").stream()
         .flatMap(g -> g instanceof MiList l ? l.items().stream() : java.util.stream.Stream.empty())
         .filter(MiTuple.class::isInstance)
         .map(MiTuple.class::cast)
+        .filter(t -> t.optString("id").orElse("").equals(inferior.group()))
         .flatMap(t -> t.optString("executable").stream())
         .findFirst()
         .orElse(fallback.toString());
@@ -211,19 +268,21 @@ public final class GdbDebugger implements Debugger {
         spec.program().contains("/")
             ? Path.of(spec.program()).toAbsolutePath().normalize().toString()
             : spec.program();
-    MiCommand arguments = MiCommand.of("-exec-arguments");
+    MiCommand arguments = inferior.whole("-exec-arguments");
     try {
       // gdb starts the program through a shell, which splits the arguments again.
       spec.args().forEach(a -> arguments.raw(Shell.quote(a)));
     } catch (IllegalArgumentException e) {
       return CompletableFuture.failedFuture(new DebuggerException(e.getMessage()));
     }
-    CompletableFuture<MiReply> loaded = send(MiCommand.of("-file-exec-and-symbols").param(program));
+    CompletableFuture<MiReply> loaded =
+        send(inferior.whole("-file-exec-and-symbols").param(program));
     List<CompletableFuture<MiReply>> settings = new ArrayList<>();
     settings.add(send(arguments));
     settings.add(
         send(
-            MiCommand.of("-gdb-set")
+            inferior
+                .whole("-gdb-set")
                 .param("cwd")
                 .param(spec.workingDirectory().toAbsolutePath().toString())));
     for (Map.Entry<String, String> e : spec.environment().entrySet()) {
@@ -231,7 +290,7 @@ public final class GdbDebugger implements Debugger {
     }
     // Without debug info gdb has no "current source file" and answers with an error.
     CompletableFuture<Boolean> debugInfo =
-        send("-file-list-exec-source-file").handle((reply, error) -> error == null);
+        send(inferior.whole("-file-list-exec-source-file")).handle((reply, error) -> error == null);
     return loaded
         .thenCombine(
             CompletableFuture.allOf(settings.toArray(CompletableFuture[]::new)),
@@ -255,62 +314,69 @@ public final class GdbDebugger implements Debugger {
                 "the program has ended; it was started by the job's launcher and cannot be run"
                     + " again"));
       }
-      return run("-exec-continue");
+      return resume();
     }
     events.exitReported = false;
     events.killRequested = false;
-    return run("-exec-run");
+    return execute(inferior.whole("-exec-run"));
   }
 
   @Override
   public CompletableFuture<Void> resume() {
-    return run("-exec-continue");
+    return execute(inferior.whole("-exec-continue"));
   }
 
   @Override
   public CompletableFuture<Void> step(StepKind kind) {
-    return run(
+    return execute(
         switch (kind) {
-          case INTO -> "-exec-step";
-          case OVER -> "-exec-next";
-          case RETURN -> "-exec-finish";
+          case INTO -> inferior.onThread("-exec-step");
+          case OVER -> inferior.onThread("-exec-next");
+          case RETURN -> inferior.here("-exec-finish");
         });
+  }
+
+  /** Runs the program on: its next stop is news. */
+  private CompletableFuture<Void> execute(MiCommand command) {
+    events.resuming();
+    return done(send(command));
   }
 
   @Override
   public CompletableFuture<Void> interrupt() {
     events.interruptRequested = true;
-    return run("-exec-interrupt");
+    return done(send(inferior.whole("-exec-interrupt")));
   }
 
   @Override
   public CompletableFuture<Void> kill() {
     events.killRequested = true;
-    return cliReply("kill").thenApply(r -> null);
+    return done(send(inferior.whole("-interpreter-exec").param("console").param("kill")));
   }
 
   @Override
   public CompletableFuture<Breakpoint> insertBreakpoint(BreakpointSpec spec) {
-    MiCommand c = MiCommand.of("-break-insert").option("-f");
+    // On a thread of the rank's, not just its thread group: gdb reads the rank's memory to find
+    // the end of a function's prologue, and with no thread selected reads nothing and puts the
+    // breakpoint at the function's first instruction.
+    MiCommand c = inferior.onThread("-break-insert").option("-f");
     if (spec.temporary()) {
       c.option("-t");
     }
     if (!spec.enabled()) {
       c.option("-d");
     }
-    if (!spec.condition().isBlank()) {
-      c.option("-c").param(spec.condition());
-    }
+    c.option("-c").param(inferior.condition(spec.condition()));
     if (spec.ignoreCount() > 0) {
       c.option("-i").param(spec.ignoreCount());
     }
     c.param(spec.location().toString());
-    return send(c).thenApply(r -> GdbResults.breakpoint(r.results().tuple("bkpt")));
+    return send(c).thenApply(r -> own(r.results().tuple("bkpt"), true));
   }
 
   @Override
   public CompletableFuture<Breakpoint> insertWatchpoint(String expression, WatchKind kind) {
-    MiCommand c = MiCommand.of("-break-watch");
+    MiCommand c = inferior.here("-break-watch");
     switch (kind) {
       case READ -> c.option("-r");
       case ACCESS -> c.option("-a");
@@ -324,7 +390,7 @@ public final class GdbDebugger implements Debugger {
           case ACCESS -> Breakpoint.Kind.ACCESS_WATCHPOINT;
         };
     return send(c)
-        .thenApply(
+        .thenCompose(
             r -> {
               MiTuple w =
                   r.results()
@@ -333,8 +399,14 @@ public final class GdbDebugger implements Debugger {
                       .or(() -> r.results().get("hw-awpt"))
                       .map(GdbResults::asTuple)
                       .orElseThrow(() -> new MiShapeException("no watchpoint in " + r.results()));
+              int number = Integer.parseInt(w.string("number"));
+              return send(MiCommand.of("-break-condition").param(number).param(inferior.onlyHere()))
+                  .thenApply(done -> w);
+            })
+        .thenApply(
+            w -> {
               return new Breakpoint(
-                  Integer.parseInt(w.string("number")),
+                  inferior.breakpointMade(Integer.parseInt(w.string("number"))),
                   bkind,
                   w.string("exp"),
                   "",
@@ -349,12 +421,25 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<Void> deleteBreakpoint(int id) {
-    return done(send(MiCommand.of("-break-delete").param(id)));
+    int number;
+    try {
+      number = inferior.gdbBreakpoint(id);
+    } catch (DebuggerException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return done(send(MiCommand.of("-break-delete").param(number)))
+        .thenRun(() -> inferior.breakpointDeleted(id));
   }
 
   @Override
   public CompletableFuture<Void> enableBreakpoint(int id, boolean enabled) {
-    return done(send(MiCommand.of(enabled ? "-break-enable" : "-break-disable").param(id)));
+    int number;
+    try {
+      number = inferior.gdbBreakpoint(id);
+    } catch (DebuggerException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return done(send(MiCommand.of(enabled ? "-break-enable" : "-break-disable").param(number)));
   }
 
   @Override
@@ -364,36 +449,66 @@ public final class GdbDebugger implements Debugger {
             r -> {
               List<Breakpoint> list = new ArrayList<>();
               for (MiValue v : r.results().tuple("BreakpointTable").list("body").items()) {
-                list.add(GdbResults.breakpoint(GdbResults.asTuple(v)));
+                Breakpoint b = own(GdbResults.asTuple(v), false);
+                if (b != null) {
+                  list.add(b);
+                }
               }
               return list;
             });
   }
 
+  /**
+   * A breakpoint of gdb's as this rank sees it: with the rank's own id (a new one for a breakpoint
+   * just made), its condition as the user gave it, and where it is in this rank's program. Null for
+   * another rank's breakpoint.
+   */
+  private Breakpoint own(MiTuple bkpt, boolean made) {
+    int number = (int) Double.parseDouble(bkpt.string("number"));
+    int id = made ? inferior.breakpointMade(number) : inferior.ownBreakpoint(number);
+    if (id == 0) {
+      return null;
+    }
+    Breakpoint b = GdbResults.breakpoint(bkpt, inferior.group());
+    return new Breakpoint(
+        id,
+        b.kind(),
+        b.location(),
+        b.file(),
+        b.line(),
+        b.enabled(),
+        b.temporary(),
+        inferior.userCondition(b.condition()),
+        b.ignoreCount(),
+        b.hits());
+  }
+
   @Override
   public CompletableFuture<List<Frame>> frames() {
-    return send("-stack-list-frames").thenApply(r -> GdbResults.frames(r.results().list("stack")));
+    return send(inferior.onThread("-stack-list-frames"))
+        .thenApply(r -> GdbResults.frames(r.results().list("stack")));
   }
 
   @Override
   public CompletableFuture<Frame> selectFrame(int level) {
-    // gdb 13 selects a level past the outermost frame and then describes a frame "??": check the
-    // depth first (counting at most level + 1 frames) and refuse as gdb's CLI does.
-    return send(MiCommand.of("-stack-info-depth").param(level + 1))
+    // gdb 13 describes a frame "??" past the outermost frame: check the depth first (counting at
+    // most level + 1 frames) and refuse as gdb's CLI does.
+    return send(inferior.onThread("-stack-info-depth").param(level + 1))
         .thenCompose(
             depth -> {
               if (Integer.parseInt(depth.results().string("depth")) <= level) {
                 throw new DebuggerException("No frame at level " + level + ".");
               }
-              return send(MiCommand.of("-stack-select-frame").param(level));
+              inferior.selectFrame(level);
+              return send(inferior.here("-stack-info-frame"));
             })
-        .thenCompose(r -> send("-stack-info-frame"))
         .thenApply(r -> GdbResults.frame(r.results().tuple("frame")));
   }
 
   @Override
   public CompletableFuture<Integer> stackDepth() {
-    return send("-stack-info-depth").thenApply(r -> Integer.parseInt(r.results().string("depth")));
+    return send(inferior.onThread("-stack-info-depth"))
+        .thenApply(r -> Integer.parseInt(r.results().string("depth")));
   }
 
   @Override
@@ -407,7 +522,7 @@ public final class GdbDebugger implements Debugger {
   }
 
   private CompletableFuture<List<Value>> variables(boolean arguments) {
-    return send("-stack-list-variables --simple-values")
+    return send(inferior.here("-stack-list-variables").option("--simple-values"))
         .thenApply(
             r -> {
               List<Value> values = new ArrayList<>();
@@ -429,8 +544,9 @@ public final class GdbDebugger implements Debugger {
    */
   @Override
   public CompletableFuture<List<Value>> globals() {
-    CompletableFuture<MiReply> sources = send("-file-list-exec-source-files --group-by-objfile");
-    CompletableFuture<MiReply> variables = send("-symbol-info-variables");
+    CompletableFuture<MiReply> sources =
+        send(inferior.whole("-file-list-exec-source-files").option("--group-by-objfile"));
+    CompletableFuture<MiReply> variables = send(inferior.whole("-symbol-info-variables"));
     return sources.thenCombine(variables, this::programSymbols).thenCompose(this::evaluateAll);
   }
 
@@ -467,7 +583,7 @@ public final class GdbDebugger implements Debugger {
   }
 
   private CompletableFuture<Value> global(String name, String type) {
-    return send(MiCommand.of("-data-evaluate-expression").param(name))
+    return send(inferior.here("-data-evaluate-expression").param(name))
         .handle(
             (reply, error) -> {
               String text =
@@ -480,121 +596,12 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<Value> evaluate(String expression) {
-    // A variable object gives the type, the number of children and, for a scalar, the text that
-    // print shows; print's own text is fetched only for composites (where the object shows
-    // "{...}"), and print's error when the object cannot be made, for gdb's own message.
-    CompletableFuture<MiReply> created =
-        send(MiCommand.of("-var-create").param("-").param("*").param(expression));
-    CompletableFuture<Integer> size =
-        send(MiCommand.of("-data-evaluate-expression").param("sizeof(" + expression + ")"))
-            .handle((s, e) -> e == null ? parseSize(s) : 0);
-    return created
-        .handle(
-            (var, error) -> {
-              if (error != null) {
-                return printed(expression, size);
-              }
-              if (var.results().optString("value").orElse("").isEmpty()) {
-                // Made, but without a value (e.g. a division by zero): print says why.
-                send(MiCommand.of("-var-delete").param(var.results().string("name")));
-                return printed(expression, size);
-              }
-              return fromVariable(expression, var, size);
-            })
-        .thenCompose(value -> value);
-  }
-
-  private CompletableFuture<Value> fromVariable(
-      String expression, MiReply var, CompletableFuture<Integer> size) {
-    String name = var.results().string("name");
-    String type = var.results().optString("type").orElse("");
-    int childCount = Integer.parseInt(var.results().optString("numchild").orElse("0"));
-    String shown = var.results().optString("value").orElse("");
-    Value.Kind kind = ValueKinds.classify(type, shown, childCount);
-    CompletableFuture<String> text =
-        kind.isComposite()
-            ? send(MiCommand.of("-data-evaluate-expression").param(expression))
-                .thenApply(r -> r.results().string("value"))
-            : CompletableFuture.completedFuture(shown);
-    CompletableFuture<List<Value>> children =
-        kind.isComposite()
-            ? children(name, CHILD_DEPTH)
-            : CompletableFuture.completedFuture(List.of());
-    return CompletableFuture.allOf(text, children, size)
-        .thenApply(
-            done ->
-                new Value(
-                    expression, type, kind, size.join(), text.join(), childCount, children.join()))
-        .whenComplete((v, e) -> send(MiCommand.of("-var-delete").param(name)));
-  }
-
-  private CompletableFuture<Value> printed(String expression, CompletableFuture<Integer> size) {
-    return send(MiCommand.of("-data-evaluate-expression").param(expression))
-        .thenCombine(
-            size,
-            (r, bytes) -> {
-              String text = r.results().string("value");
-              return Value.scalar(expression, "", ValueKinds.classify("", text, 0), bytes, text);
-            });
-  }
-
-  /** The children of a variable object, {@code depth} levels down, C++ access groups flattened. */
-  private CompletableFuture<List<Value>> children(String var, int depth) {
-    if (depth == 0) {
-      return CompletableFuture.completedFuture(List.of());
-    }
-    MiCommand c =
-        MiCommand.of("-var-list-children")
-            .option("--all-values")
-            .param(var)
-            .param(0)
-            .param(MAX_CHILDREN);
-    return send(c)
-        .thenCompose(
-            r -> {
-              List<CompletableFuture<List<Value>>> parts = new ArrayList<>();
-              for (MiValue v :
-                  r.results()
-                      .get("children")
-                      .map(x -> (MiList) x)
-                      .map(MiList::items)
-                      .orElse(List.of())) {
-                MiTuple child = GdbResults.asTuple(v);
-                String name = child.string("name");
-                String exp = child.string("exp");
-                int count = Integer.parseInt(child.optString("numchild").orElse("0"));
-                if (child.get("type").isEmpty() && isAccessGroup(exp)) {
-                  parts.add(children(name, depth));
-                  continue;
-                }
-                String type = child.string("type");
-                String text = child.optString("value").orElse("");
-                Value.Kind kind = ValueKinds.classify(type, text, count);
-                CompletableFuture<List<Value>> grand =
-                    kind.isComposite() && count > 0
-                        ? children(name, depth - 1)
-                        : CompletableFuture.completedFuture(List.of());
-                parts.add(
-                    grand.thenApply(g -> List.of(new Value(exp, type, kind, 0, text, count, g))));
-              }
-              return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
-                  .thenApply(
-                      x -> {
-                        List<Value> all = new ArrayList<>();
-                        parts.forEach(p -> all.addAll(p.join()));
-                        return all;
-                      });
-            });
+    return values.evaluate(expression);
   }
 
   @Override
   public CompletableFuture<String> typeOf(String expression) {
-    return cliReply("whatis " + expression)
-        .thenApply(
-            r -> {
-              String out = r.console().strip();
-              return out.startsWith("type = ") ? out.substring("type = ".length()) : out;
-            });
+    return values.typeOf(expression);
   }
 
   @Override
@@ -604,7 +611,11 @@ public final class GdbDebugger implements Debugger {
             r -> {
               List<ThreadInfo> threads = new ArrayList<>();
               for (MiValue v : r.results().list("threads").items()) {
-                threads.add(GdbResults.thread(GdbResults.asTuple(v)));
+                ThreadInfo t = GdbResults.thread(GdbResults.asTuple(v));
+                int own = inferior.ownThread(t.id());
+                if (own > 0) {
+                  threads.add(new ThreadInfo(own, t.targetId(), t.name(), t.stopped(), t.frame()));
+                }
               }
               return threads;
             });
@@ -612,10 +623,20 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<ThreadInfo> selectThread(int id) {
-    return send(MiCommand.of("-thread-select").param(id))
-        .thenCompose(r -> send(MiCommand.of("-thread-info").param(id)))
+    int global;
+    try {
+      global = inferior.globalThread(id);
+    } catch (DebuggerException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return send(MiCommand.of("-thread-info").param(global))
         .thenApply(
-            r -> GdbResults.thread(GdbResults.asTuple(r.results().list("threads").items().get(0))));
+            r -> {
+              ThreadInfo t =
+                  GdbResults.thread(GdbResults.asTuple(r.results().list("threads").items().get(0)));
+              inferior.select(global, 0);
+              return new ThreadInfo(id, t.targetId(), t.name(), t.stopped(), t.frame());
+            });
   }
 
   @Override
@@ -633,7 +654,7 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<byte[]> readMemory(String address, int count) {
-    return send(MiCommand.of("-data-read-memory-bytes").param(address).param(count))
+    return send(inferior.here("-data-read-memory-bytes").param(address).param(count))
         .thenApply(
             r -> {
               ByteArrayOutputStream out = new ByteArrayOutputStream(count);
@@ -656,7 +677,8 @@ public final class GdbDebugger implements Debugger {
   @Override
   public CompletableFuture<Void> writeMemory(String address, byte[] bytes) {
     return done(
-        send(MiCommand.of("-data-write-memory-bytes").param(address).param(GdbResults.hex(bytes))));
+        send(
+            inferior.here("-data-write-memory-bytes").param(address).param(GdbResults.hex(bytes))));
   }
 
   @Override
@@ -666,7 +688,12 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public void writeInput(byte[] bytes) {
-    if (!detached) {
+    if (detached) {
+      return;
+    }
+    if (terminal != null) {
+      terminal.write(bytes);
+    } else {
       driver.writeInput(bytes);
     }
   }
@@ -684,7 +711,7 @@ public final class GdbDebugger implements Debugger {
               "sdm started this program and ends it with the session: detach is for processes"
                   + " sdm attach attached to (kill ends it now)"));
     }
-    return send("-target-detach")
+    return send(inferior.whole("-target-detach"))
         .thenApply(
             r -> {
               detached = true;
@@ -699,14 +726,23 @@ public final class GdbDebugger implements Debugger {
   @Override
   public void close() {
     events.closing = true;
-    // gdb would detach from a program attached at its exec and leave it running: sdm started it,
-    // so it ends it first.
-    if (attached != null && !leaveRunning) {
-      driver
-          .inferiorPid()
+    boolean last = gdb.release();
+    if (!leaveRunning) {
+      // A program sdm started, or followed from its exec, ends with its debugger (gdb would
+      // detach from one it attached to at its exec and leave it running).
+      programPid()
           .ifPresent(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    } else if (!last && !detached) {
+      // gdb goes on for its other programs: let this one go now.
+      try {
+        send(inferior.whole("-target-detach")).get(GdbDriver.EXIT_GRACE_MS, TimeUnit.MILLISECONDS);
+      } catch (Exception e) {
+        // gdb has ended, or the program has: nothing is held any more.
+      }
     }
-    driver.close();
+    if (last) {
+      driver.close();
+    }
   }
 
   /** Sends to gdb, unless the debugger has detached: then fails with {@link Debugger#DETACHED}. */
@@ -721,173 +757,10 @@ public final class GdbDebugger implements Debugger {
   }
 
   private CompletableFuture<MiReply> cliReply(String command) {
-    return send(MiCommand.of("-interpreter-exec").param("console").param(command));
-  }
-
-  private CompletableFuture<Void> run(String command) {
-    return done(send(command));
+    return send(inferior.here("-interpreter-exec").param("console").param(command));
   }
 
   private static CompletableFuture<Void> done(CompletableFuture<MiReply> reply) {
     return reply.thenApply(r -> null);
-  }
-
-  private static int parseSize(MiReply r) {
-    try {
-      return Integer.parseInt(r.results().string("value"));
-    } catch (NumberFormatException e) {
-      return 0;
-    }
-  }
-
-  private static boolean isAccessGroup(String exp) {
-    return exp.equals("public") || exp.equals("private") || exp.equals("protected");
-  }
-
-  /** Turns MI async records into {@link DebugEvent}s for the subscriber. */
-  private static final class Events implements MiListener {
-    volatile Consumer<DebugEvent> subscriber = e -> {};
-    volatile boolean interruptRequested;
-    volatile boolean killRequested;
-    volatile boolean exitReported;
-    volatile CompletableFuture<String> execWaiter;
-    volatile CompletableFuture<String> attachWaiter;
-    volatile GdbDriver driver;
-    volatile boolean closing;
-
-    @Override
-    public void onAsync(MiAsyncRecord r) {
-      if (r.kind() == MiAsyncKind.EXEC && r.asyncClass().equals("stopped")) {
-        onStopped(r.results());
-      } else if (r.kind() == MiAsyncKind.EXEC && r.asyncClass().equals("running")) {
-        emit(new DebugEvent.Resumed());
-      } else if (r.kind() == MiAsyncKind.NOTIFY
-          && r.asyncClass().equals("thread-group-exited")
-          && r.results().get("exit-code").isEmpty()
-          && killRequested
-          && !exitReported) {
-        exitReported = true;
-        emit(DebugEvent.Exited.bySignal("SIGKILL"));
-      }
-    }
-
-    @Override
-    public void onProgramOutput(byte[] bytes) {
-      emit(new DebugEvent.Output(bytes));
-    }
-
-    /** gdb ended; unless it was closed, that is news: the rank has lost its debugger. */
-    @Override
-    public void onGdbExit(String description) {
-      if (!closing) {
-        emit(new DebugEvent.DebuggerEnded(description));
-      }
-    }
-
-    private void onStopped(MiTuple t) {
-      String reason = t.optString("reason").orElse("");
-      CompletableFuture<String> exec = execWaiter;
-      if (exec != null) {
-        onStoppedBeforeExec(exec, reason, t);
-        return;
-      }
-      CompletableFuture<String> attach = attachWaiter;
-      if (attach != null && !attach.isDone()) {
-        attach.complete(reason); // the attach's own stop
-        return;
-      }
-      switch (reason) {
-        case "exited-normally" -> exited(DebugEvent.Exited.withCode(0));
-        case "exited" ->
-            exited(
-                DebugEvent.Exited.withCode(
-                    GdbResults.exitCode(t.optString("exit-code").orElse("0"))));
-        case "exited-signalled" ->
-            exited(DebugEvent.Exited.bySignal(t.optString("signal-name").orElse("")));
-        default -> {
-          String signal = t.optString("signal-name").orElse("");
-          StopReason why = GdbResults.stopReason(reason);
-          if (interruptRequested && (why == StopReason.UNKNOWN || signal.equals("SIGINT"))) {
-            why = StopReason.INTERRUPTED;
-            signal = "";
-          }
-          interruptRequested = false;
-          Frame frame =
-              t.get("frame")
-                  .map(f -> GdbResults.frame(GdbResults.asTuple(f)))
-                  .orElse(Frame.UNKNOWN);
-          int thread = t.optString("thread-id").map(Integer::parseInt).orElse(0);
-          int bkpt = t.optString("bkptno").map(Integer::parseInt).orElse(watchpoint(t));
-          if (why == StopReason.INTERRUPTED && thread > 1 && driver != null) {
-            // No thread caused an interrupt; gdb picks whichever the signal hit, often a helper
-            // thread of the runtime (MPI's progress threads). Show the main thread instead.
-            StopReason interrupted = why;
-            String sig = signal;
-            driver
-                .send(MiCommand.of("-thread-select").param("1"))
-                .whenComplete(
-                    (r, error) ->
-                        emit(
-                            error != null
-                                ? new DebugEvent.Stopped(interrupted, sig, frame, thread, bkpt)
-                                : new DebugEvent.Stopped(
-                                    interrupted,
-                                    sig,
-                                    r.results()
-                                        .get("frame")
-                                        .map(f -> GdbResults.frame(GdbResults.asTuple(f)))
-                                        .orElse(frame),
-                                    1,
-                                    bkpt)));
-            return;
-          }
-          emit(new DebugEvent.Stopped(why, signal, frame, thread, bkpt));
-        }
-      }
-    }
-
-    /** While attaching at an exec: the exec completes the attach, an exit fails it. */
-    private static void onStoppedBeforeExec(
-        CompletableFuture<String> exec, String reason, MiTuple t) {
-      switch (reason) {
-        case "exec", "solib-event" -> exec.complete(reason);
-        case "exited", "exited-normally", "exited-signalled" ->
-            exec.completeExceptionally(
-                new DebuggerException(
-                    "the process ended before it started the program ("
-                        + t.optString("exit-code")
-                            .map(c -> "exit code " + GdbResults.exitCode(c))
-                            .or(() -> t.optString("signal-name"))
-                            .orElse("exit code 0")
-                        + "): is the program there and executable on this node?"));
-        default -> {
-          // The attach's own stop; the exec comes later.
-        }
-      }
-    }
-
-    /**
-     * The number of the watchpoint a stop triggered: {@code wpt}, {@code hw-rwpt} or {@code
-     * hw-awpt}.
-     */
-    private static int watchpoint(MiTuple stop) {
-      for (String key : List.of("wpt", "hw-rwpt", "hw-awpt")) {
-        if (stop.get(key).isPresent()) {
-          return Integer.parseInt(GdbResults.asTuple(stop.get(key).get()).string("number"));
-        }
-      }
-      return 0;
-    }
-
-    private void exited(DebugEvent.Exited e) {
-      if (!exitReported) {
-        exitReported = true;
-        emit(e);
-      }
-    }
-
-    private void emit(DebugEvent e) {
-      subscriber.accept(e);
-    }
   }
 }

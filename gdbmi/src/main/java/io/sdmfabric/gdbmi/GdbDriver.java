@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
 import java.util.OptionalInt;
@@ -53,6 +54,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class GdbDriver implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(GdbDriver.class);
+
+  /** Whether sdm's value commands are loaded; set once at start. */
+  private volatile boolean valueCommands;
+
   private static final Set<GdbDriver> LIVE = ConcurrentHashMap.newKeySet();
   private static final int STDERR_TAIL_LINES = 20;
 
@@ -90,7 +95,13 @@ public final class GdbDriver implements AutoCloseable {
   private final Deque<Pending> pending = new ArrayDeque<>(); // guarded by itself
   private final Deque<String> stderrTail = new ArrayDeque<>(); // guarded by itself
   private final CompletableFuture<Void> exited = new CompletableFuture<>();
-  private volatile long inferiorPid = -1;
+
+  /** The process of each program gdb runs, by its thread group ({@code i1}, {@code i2} ...). */
+  private final java.util.Map<String, Long> programs = new ConcurrentHashMap<>();
+
+  /** The terminals of the programs after the first ({@link #openTerminal}). */
+  private final List<Pty> terminals = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private volatile boolean leaveProgram;
   private volatile boolean closing; // written under the pending lock
   private boolean dead; // guarded by the pending lock
@@ -156,6 +167,7 @@ public final class GdbDriver implements AutoCloseable {
     try {
       for (String setting :
           List.of(
+              "-gdb-set non-stop on",
               "-gdb-set mi-async on",
               "-gdb-set pagination off",
               "-gdb-set confirm off",
@@ -169,7 +181,40 @@ public final class GdbDriver implements AutoCloseable {
       driver.close();
       throw new IOException("gdb did not start up: " + Failures.message(e), Failures.cause(e));
     }
+    driver.loadValueCommands();
     return driver;
+  }
+
+  /**
+   * Loads sdm's gdb commands for values ({@code sdm_values.py}) into a gdb that has Python; a gdb
+   * without it answers values through variable objects, with more MI commands.
+   */
+  private void loadValueCommands() {
+    String script;
+    try (InputStream in = GdbDriver.class.getResourceAsStream("sdm_values.py")) {
+      script = Base64.getEncoder().encodeToString(in.readAllBytes());
+    } catch (IOException | NullPointerException e) {
+      log.warn("sdm's gdb commands are missing from the jar: {}", e.toString());
+      return;
+    }
+    String load = "python exec(__import__('base64').b64decode('" + script + "').decode())";
+    try {
+      send(MiCommand.of("-interpreter-exec").param("console").param(load).text())
+          .get(30, TimeUnit.SECONDS);
+      valueCommands = true;
+    } catch (Exception e) {
+      log.debug("gdb {} takes values through variable objects: {}", gdb.pid(), Failures.message(e));
+    }
+  }
+
+  /** Whether gdb has sdm's {@code sdm-value} and {@code sdm-type} commands (it has Python). */
+  public boolean hasValueCommands() {
+    return valueCommands;
+  }
+
+  /** Makes values go through variable objects, as in a gdb without Python; for comparisons. */
+  void withoutValueCommands() {
+    valueCommands = false;
   }
 
   /**
@@ -233,10 +278,58 @@ public final class GdbDriver implements AutoCloseable {
     return gdb.pid();
   }
 
-  /** The process id of the program gdb runs, if it runs. */
+  /** The process id of the (first) program gdb runs, thread group {@code i1}, if it runs. */
   public OptionalLong inferiorPid() {
-    long pid = inferiorPid;
-    return pid > 0 ? OptionalLong.of(pid) : OptionalLong.empty();
+    return inferiorPid("i1");
+  }
+
+  /** The process id of the program of thread group {@code group}, if it runs. */
+  public OptionalLong inferiorPid(String group) {
+    Long pid = programs.get(group);
+    return pid == null ? OptionalLong.empty() : OptionalLong.of(pid);
+  }
+
+  /** A program's terminal: its name for {@code -inferior-tty-set}, and its input. */
+  public interface ProgramTerminal {
+    /** The terminal's device, e.g. {@code /dev/pts/7}. */
+    String name();
+
+    /** Writes bytes to the program's standard input. */
+    void write(byte[] bytes);
+  }
+
+  /**
+   * Opens another pseudo-terminal, for another program of this gdb (the first has {@link
+   * #inferiorTty}); what the program writes to it goes to {@code output} on the delivery thread, in
+   * order with gdb's records. It closes when gdb ends.
+   */
+  public ProgramTerminal openTerminal(java.util.function.Consumer<byte[]> output)
+      throws IOException {
+    Pty terminal = Pty.open(bytes -> deliver(() -> output.accept(bytes)));
+    terminals.add(terminal);
+    return new ProgramTerminal() {
+      @Override
+      public String name() {
+        return terminal.slaveName();
+      }
+
+      @Override
+      public void write(byte[] bytes) {
+        byte[] copy = bytes.clone();
+        try {
+          writer.execute(
+              () -> {
+                try {
+                  terminal.write(copy);
+                } catch (IOException e) {
+                  log.warn("program input lost: {}", e.getMessage());
+                }
+              });
+        } catch (RejectedExecutionException e) {
+          log.warn("program input lost: gdb has ended");
+        }
+      }
+    };
   }
 
   /**
@@ -284,7 +377,10 @@ public final class GdbDriver implements AutoCloseable {
       closing = true;
     }
     if (leaveProgram) {
-      send("-target-detach"); // fails harmlessly when there is nothing to detach from
+      for (String group : programs.keySet()) {
+        // Fails harmlessly when there is nothing to detach from.
+        send(MiCommand.of("-target-detach").option("--thread-group").param(group));
+      }
     }
     send("-gdb-exit");
     Thread killer = new Thread(this::awaitEndOrKill, "gdb-" + gdb.pid() + "-close");
@@ -452,9 +548,11 @@ public final class GdbDriver implements AutoCloseable {
 
   private void onAsync(MiAsyncRecord a) {
     if (a.kind() == MiAsyncKind.NOTIFY && a.asyncClass().equals("thread-group-started")) {
-      a.results().optString("pid").ifPresent(pid -> inferiorPid = Long.parseLong(pid));
+      a.results()
+          .optString("pid")
+          .ifPresent(pid -> programs.put(a.results().string("id"), Long.parseLong(pid)));
     } else if (a.kind() == MiAsyncKind.NOTIFY && a.asyncClass().equals("thread-group-exited")) {
-      inferiorPid = -1;
+      a.results().optString("id").ifPresent(programs::remove);
     }
     deliver(() -> listener.onAsync(a));
   }
@@ -486,6 +584,7 @@ public final class GdbDriver implements AutoCloseable {
         () -> {
           LIVE.remove(this);
           pty.close();
+          terminals.forEach(Pty::close);
           exited.complete(null);
         });
     writer.shutdown();
@@ -540,11 +639,12 @@ public final class GdbDriver implements AutoCloseable {
     }
   }
 
-  /** Kills the program, unless it is one gdb attached to ({@link #leaveProgramRunning}). */
+  /** Kills the programs, unless gdb attached to them ({@link #leaveProgramRunning}). */
   private void killInferior() {
-    long pid = inferiorPid;
-    if (pid > 0 && !leaveProgram) {
-      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    if (!leaveProgram) {
+      for (long pid : programs.values()) {
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+      }
     }
   }
 

@@ -77,6 +77,45 @@ final class GdbResults {
         intOr(t, "times", 0));
   }
 
+  /**
+   * A breakpoint as a {@code bkpt} tuple describes it, where it is in the program of thread group
+   * {@code group}: a breakpoint of a gdb with several programs has a location in each of them
+   * ({@code addr="<MULTIPLE>"} and a list of {@code locations}, each naming its {@code
+   * thread-groups}).
+   */
+  static Breakpoint breakpoint(MiTuple t, String group) {
+    Breakpoint b = breakpoint(t);
+    if (b.kind() != Breakpoint.Kind.BREAKPOINT || t.get("locations").isEmpty()) {
+      return b;
+    }
+    for (MiValue v : t.list("locations").items()) {
+      MiTuple location = asTuple(v);
+      boolean here =
+          location.get("thread-groups").stream()
+              .flatMap(
+                  g -> g instanceof MiList l ? l.items().stream() : java.util.stream.Stream.empty())
+              .anyMatch(g -> g instanceof MiConst c && c.value().equals(group));
+      String file = location.optString("file").orElse("");
+      int line = intOr(location, "line", 0);
+      if (here && !file.isEmpty() && line > 0) {
+        String where =
+            location.optString("func").map(f -> f + " at ").orElse("") + file + ":" + line;
+        return new Breakpoint(
+            b.id(),
+            b.kind(),
+            where,
+            file,
+            line,
+            b.enabled(),
+            b.temporary(),
+            b.condition(),
+            b.ignoreCount(),
+            b.hits());
+      }
+    }
+    return b;
+  }
+
   /** A thread of {@code -thread-info}. */
   static ThreadInfo thread(MiTuple t) {
     boolean stopped = "stopped".equals(t.optString("state").orElse(""));

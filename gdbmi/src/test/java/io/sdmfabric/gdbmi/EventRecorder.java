@@ -53,6 +53,13 @@ public final class EventRecorder implements Consumer<DebugEvent> {
     throw new AssertionError("expected an exit, got " + e);
   }
 
+  /** The program's output so far. */
+  public String output() {
+    synchronized (output) {
+      return output.toString(StandardCharsets.UTF_8);
+    }
+  }
+
   /** Waits until the program's output contains a text, failing after the bound. */
   public String awaitOutput(String text, Duration bound) throws InterruptedException {
     long deadline = System.nanoTime() + bound.toNanos();

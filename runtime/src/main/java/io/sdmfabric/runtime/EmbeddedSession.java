@@ -22,18 +22,19 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * program) at once, then the actors.
  */
 public final class EmbeddedSession extends MasterSession {
-  /** How many ranks one node of the tree serves. */
-  static final int RANKS_PER_NODE = 16;
-
   private final List<? extends Debugger> debuggers;
   private final MasterClient master;
 
-  /** A session over ready debuggers, rank {@code r} being {@code debuggers.get(r)}. */
-  public EmbeddedSession(List<? extends Debugger> debuggers, FabricConfig config) {
+  /**
+   * A session over ready debuggers, rank {@code r} being {@code debuggers.get(r)}, each node of the
+   * tree serving {@code ranksPerNode} of them.
+   */
+  public EmbeddedSession(
+      List<? extends Debugger> debuggers, int ranksPerNode, FabricConfig config) {
     super(debuggers.size());
     this.debuggers = List.copyOf(debuggers);
     ReplyCache cache = new ReplyCache();
-    RankBlocks blocks = new RankBlocks(debuggers.size(), RANKS_PER_NODE);
+    RankBlocks blocks = new RankBlocks(debuggers.size(), ranksPerNode);
     this.master =
         new MasterClient(
             ActorSystem.create(
@@ -46,12 +47,15 @@ public final class EmbeddedSession extends MasterSession {
   }
 
   /**
-   * Starts {@code size} gdbs on this machine and the session over them.
+   * Starts the debuggers of {@code size} ranks on this machine, {@code ranksPerGdb} to a gdb, and
+   * the session over them, a node of the tree for each gdb.
    *
    * @throws IOException when gdb cannot be started; the message says why
    */
-  public static EmbeddedSession start(int size, FabricConfig config) throws IOException {
-    return new EmbeddedSession(GdbFleet.start(size, GdbOptions.defaults()), config);
+  public static EmbeddedSession start(int size, int ranksPerGdb, FabricConfig config)
+      throws IOException {
+    return new EmbeddedSession(
+        GdbFleet.start(size, ranksPerGdb, GdbOptions.defaults()), ranksPerGdb, config);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.sdmfabric.runtime;
 
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.model.Failures;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -12,33 +13,41 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Starts one gdb per rank, several at a time (a gdb takes 60-220 ms to get ready), each with {@code
- * SDM_RANK} and {@code SDM_SIZE} in its program's environment.
+ * Starts the debuggers of an embedded session: one program per rank, {@code ranksPerGdb} ranks to a
+ * gdb (ranks {@code [k * ranksPerGdb, (k + 1) * ranksPerGdb)} share gdb {@code k}), several gdbs at
+ * a time (a gdb takes 60-220 ms to get ready); each program has {@code SDM_RANK} and {@code
+ * SDM_SIZE} in its environment.
  */
 public final class GdbFleet {
   private static final int PARALLEL = 8;
 
+  /** Ranks per gdb unless the user says otherwise. */
+  public static final int DEFAULT_RANKS_PER_GDB = 16;
+
   private GdbFleet() {}
 
   /**
-   * Starts {@code size} gdbs, rank order.
+   * Starts the debuggers of {@code size} ranks, in rank order.
    *
    * @throws IOException when one cannot start (gdb missing: the message says so); those already
    *     started are closed
    */
-  public static List<GdbDebugger> start(int size, GdbOptions options) throws IOException {
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(size, PARALLEL));
-    List<Future<GdbDebugger>> starting = new ArrayList<>(size);
-    for (int rank = 0; rank < size; rank++) {
-      int r = rank;
-      starting.add(pool.submit(() -> startOne(r, size, options)));
+  public static List<GdbDebugger> start(int size, int ranksPerGdb, GdbOptions options)
+      throws IOException {
+    int gdbs = (size + ranksPerGdb - 1) / ranksPerGdb;
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(gdbs, PARALLEL));
+    List<Future<List<GdbDebugger>>> starting = new ArrayList<>(gdbs);
+    for (int g = 0; g < gdbs; g++) {
+      int first = g * ranksPerGdb;
+      int end = Math.min(size, first + ranksPerGdb);
+      starting.add(pool.submit(() -> startGdb(first, end, size, ranksPerGdb, options)));
     }
     pool.shutdown();
     List<GdbDebugger> started = new ArrayList<>(size);
     IOException failure = null;
-    for (Future<GdbDebugger> f : starting) {
+    for (Future<List<GdbDebugger>> f : starting) {
       try {
-        started.add(f.get(60, TimeUnit.SECONDS));
+        started.addAll(f.get(120, TimeUnit.SECONDS));
       } catch (Exception e) {
         Throwable cause = Failures.cause(e);
         if (failure == null) {
@@ -56,14 +65,20 @@ public final class GdbFleet {
     return started;
   }
 
-  private static GdbDebugger startOne(int rank, int size, GdbOptions options) throws Exception {
-    GdbDebugger gdb = GdbDebugger.start(options);
-    try {
-      gdb.cli("set environment SDM_RANK=" + rank).get(30, TimeUnit.SECONDS);
-      gdb.cli("set environment SDM_SIZE=" + size).get(30, TimeUnit.SECONDS);
-      return gdb;
+  /** One gdb with the programs of ranks {@code [first, end)}. */
+  private static List<GdbDebugger> startGdb(
+      int first, int end, int size, int ranksPerGdb, GdbOptions options) throws Exception {
+    List<GdbDebugger> ranks = new ArrayList<>(end - first);
+    try (GdbPool gdb = new GdbPool(options, ranksPerGdb)) {
+      for (int rank = first; rank < end; rank++) {
+        GdbDebugger debugger = gdb.next();
+        ranks.add(debugger);
+        debugger.cli("set environment SDM_RANK=" + rank).get(30, TimeUnit.SECONDS);
+        debugger.cli("set environment SDM_SIZE=" + size).get(30, TimeUnit.SECONDS);
+      }
+      return ranks;
     } catch (Exception e) {
-      gdb.close();
+      ranks.forEach(GdbDebugger::close);
       throw e;
     }
   }

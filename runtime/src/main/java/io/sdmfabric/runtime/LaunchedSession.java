@@ -55,8 +55,12 @@ public final class LaunchedSession extends DistributedSession {
       ClusterSettings.Transport transport,
       String address,
       Duration wireUp,
+      int ranksPerGdb,
       FabricConfig config) {
     public Spec {
+      if (ranksPerGdb < 1) {
+        throw new IllegalArgumentException("a gdb debugs at least one rank: " + ranksPerGdb);
+      }
       launcherOptions = List.copyOf(launcherOptions);
       args = List.copyOf(args);
     }
@@ -135,7 +139,14 @@ public final class LaunchedSession extends DistributedSession {
     }
     Map<String, String> env = master.agentSecrets();
     List<String> agentCommand =
-        master.agentCommand(List.of("--spool", spool.toString(), "--program", spec.program()));
+        master.agentCommand(
+            List.of(
+                "--spool",
+                spool.toString(),
+                "--program",
+                spec.program(),
+                "--ranks-per-gdb",
+                Integer.toString(spec.ranksPerGdb())));
     agents =
         startProcess(
             launcher.agents(spec.launcherOptions(), job, List.copyOf(env.keySet()), agentCommand),

@@ -53,6 +53,7 @@ class LaunchedSessionTest {
             ClusterSettings.Transport.TLS_TCP,
             "127.0.0.1",
             Duration.ofSeconds(30),
+            GdbFleet.DEFAULT_RANKS_PER_GDB,
             FabricConfig.defaults());
 
     IOException refused = null;

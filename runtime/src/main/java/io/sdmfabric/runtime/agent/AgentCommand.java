@@ -3,8 +3,10 @@ package io.sdmfabric.runtime.agent;
 import com.typesafe.config.Config;
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.GdbFleet;
 import io.sdmfabric.runtime.SessionKeystore;
 import io.sdmfabric.runtime.attach.RankEnvironment;
 import io.sdmfabric.runtime.attach.SlurmStep;
@@ -109,6 +111,12 @@ public final class AgentCommand implements Callable<Integer> {
   int size;
 
   @Option(
+      names = "--ranks-per-gdb",
+      paramLabel = "N",
+      description = "how many of this node's ranks one gdb debugs (default: ${DEFAULT-VALUE})")
+  int ranksPerGdb = GdbFleet.DEFAULT_RANKS_PER_GDB;
+
+  @Option(
       names = "--wire-up",
       paramLabel = "SECONDS",
       description = "how long to look for ranks in the spool (default: ${DEFAULT-VALUE})")
@@ -190,7 +198,7 @@ public final class AgentCommand implements Callable<Integer> {
     }
     List<PidAttacher.Target> targets =
         mode.attach != null ? targets(mode.attach) : slurmTargets(SlurmStep.parse(mode.slurmStep));
-    PidAttacher running = new PidAttacher(GdbOptions.defaults());
+    PidAttacher running = new PidAttacher(gdbPool());
     return new RankSource(
         (agent, cache) -> running.start(targets, listener(agent, cache)), running::stop);
   }
@@ -260,11 +268,14 @@ public final class AgentCommand implements Callable<Integer> {
 
   private SpoolAttacher attacher() {
     return new SpoolAttacher(
-        new RankSpool(mode.spool),
-        size,
-        Duration.ofSeconds(wireUpSeconds),
-        GdbOptions.defaults(),
-        program);
+        new RankSpool(mode.spool), size, Duration.ofSeconds(wireUpSeconds), gdbPool(), program);
+  }
+
+  private GdbPool gdbPool() {
+    if (ranksPerGdb < 1) {
+      throw new IllegalArgumentException("--ranks-per-gdb needs 1 or more, not " + ranksPerGdb);
+    }
+    return new GdbPool(GdbOptions.defaults(), ranksPerGdb);
   }
 
   /** Serves each attached rank with its gdb, and each rank gdb could not attach with the error. */

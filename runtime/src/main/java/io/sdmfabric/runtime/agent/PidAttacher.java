@@ -1,11 +1,12 @@
 package io.sdmfabric.runtime.agent;
 
 import io.sdmfabric.gdbmi.GdbDebugger;
-import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.runtime.attach.RankEnvironment;
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -23,24 +24,29 @@ final class PidAttacher {
   /** A process to attach to, and the rank it was given. */
   record Target(long pid, int rank) {}
 
-  private final GdbOptions options;
+  private final GdbPool gdbs;
   private final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
 
-  PidAttacher(GdbOptions options) {
-    this.options = options;
+  PidAttacher(GdbPool gdbs) {
+    this.gdbs = gdbs;
   }
 
   /** Starts attaching to every target, telling {@code listener} what became of each rank. */
   void start(List<Target> targets, SpoolAttacher.Listener listener) {
-    for (Target t : targets) {
-      pool.execute(() -> attach(t, listener));
+    CompletableFuture<?>[] attaches = new CompletableFuture<?>[targets.size()];
+    for (int i = 0; i < attaches.length; i++) {
+      Target t = targets.get(i);
+      attaches[i] = CompletableFuture.runAsync(() -> attach(t, listener), pool);
     }
     pool.shutdown();
+    // The gdbs take no more ranks once every attach is done.
+    CompletableFuture.allOf(attaches).whenComplete((done, error) -> gdbs.close());
   }
 
   /** Stops attaching; attaches under way finish. */
   void stop() {
     pool.shutdownNow();
+    gdbs.close();
   }
 
   private void attach(Target t, SpoolAttacher.Listener listener) {
@@ -58,7 +64,7 @@ final class PidAttacher {
     }
     GdbDebugger gdb;
     try {
-      gdb = GdbDebugger.start(options);
+      gdb = gdbs.next();
     } catch (IOException e) {
       listener.failed(t.rank(), e.getMessage());
       return;

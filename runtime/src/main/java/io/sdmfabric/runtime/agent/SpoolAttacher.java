@@ -1,7 +1,7 @@
 package io.sdmfabric.runtime.agent;
 
 import io.sdmfabric.gdbmi.GdbDebugger;
-import io.sdmfabric.gdbmi.GdbOptions;
+import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.runtime.launch.RankSpool;
 import java.io.IOException;
@@ -24,6 +24,7 @@ final class SpoolAttacher {
   private static final Logger log = LoggerFactory.getLogger(SpoolAttacher.class);
   private static final int PARALLEL = 8;
   private static final long POLL_MS = 20;
+  private static final long ATTACH_SECONDS = 60;
 
   /** What became of one rank: its gdb, or why there is none. */
   interface Listener {
@@ -35,18 +36,18 @@ final class SpoolAttacher {
   private final RankSpool spool;
   private final int size;
   private final Duration wireUp;
-  private final GdbOptions options;
+  private final GdbPool gdbs;
   private final Path program;
   private volatile Listener listener;
   private final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
   private volatile boolean stopped;
 
-  SpoolAttacher(RankSpool spool, int size, Duration wireUp, GdbOptions options, Path program) {
+  SpoolAttacher(RankSpool spool, int size, Duration wireUp, GdbPool gdbs, Path program) {
     this.program = program;
     this.spool = spool;
     this.size = size;
     this.wireUp = wireUp;
-    this.options = options;
+    this.gdbs = gdbs;
   }
 
   /** Starts watching on a thread of its own, telling {@code listener} what became of each rank. */
@@ -64,6 +65,21 @@ final class SpoolAttacher {
   }
 
   private void watch() {
+    try {
+      watchUntilAllCame();
+    } finally {
+      // The gdbs take no more ranks once the attaches under way are done.
+      pool.shutdown();
+      try {
+        pool.awaitTermination(ATTACH_SECONDS + 10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      gdbs.close();
+    }
+  }
+
+  private void watchUntilAllCame() {
     long deadline = System.nanoTime() + wireUp.toNanos();
     int seen = 0;
     while (!stopped && seen < size && System.nanoTime() < deadline) {
@@ -89,20 +105,19 @@ final class SpoolAttacher {
         return;
       }
     }
-    pool.shutdown();
   }
 
   private void attach(RankSpool.StoppedRank r) {
     GdbDebugger gdb;
     try {
-      gdb = GdbDebugger.start(options);
+      gdb = gdbs.next();
     } catch (IOException e) {
       listener.failed(r.rank(), e.getMessage());
       return;
     }
     CompletableFuture<?> done = gdb.attachAtExec(r.pid(), program);
     try {
-      done.get(60, TimeUnit.SECONDS);
+      done.get(ATTACH_SECONDS, TimeUnit.SECONDS);
       listener.attached(r.rank(), gdb);
     } catch (Exception e) {
       gdb.close();

@@ -1,0 +1,259 @@
+package io.sdmfabric.gdbmi;
+
+import io.sdmfabric.model.DebugEvent;
+import io.sdmfabric.model.DebuggerException;
+import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.StopReason;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * Turns the MI records of one program of a gdb ({@link InferiorRouter} hands each record to its
+ * program) into {@link DebugEvent}s for the rank's subscriber.
+ *
+ * <p>gdb runs in non-stop mode, where a thread that stops stops alone. A rank stops as a whole, as
+ * under a gdb of its own in all-stop mode: the first thread to stop is the rank's stop, reported
+ * once, and the rank's other threads are interrupted; their stops, and any others until the rank is
+ * resumed, are no news. Called on the driver's delivery thread only.
+ */
+final class InferiorEvents implements MiListener {
+  volatile Consumer<DebugEvent> subscriber = e -> {};
+  volatile boolean interruptRequested;
+  volatile boolean killRequested;
+  volatile boolean exitReported;
+  volatile CompletableFuture<String> execWaiter;
+  volatile CompletableFuture<String> attachWaiter;
+  volatile boolean closing;
+
+  /** The rank is stopped as a whole: stops of its threads are no news until it is resumed. */
+  volatile boolean halted;
+
+  /** How long a stop waits for the rank's other threads to stop before it is reported anyway. */
+  static final long ALL_STOPPED_MS = 2_000;
+
+  private final Inferior inferior;
+  private final GdbDriver driver;
+  private final Set<Integer> running = new HashSet<>(); // global ids of running threads
+
+  /** The rank's stop, until its other threads have stopped too; null when none waits. */
+  private DebugEvent.Stopped waiting;
+
+  InferiorEvents(Inferior inferior, GdbDriver driver) {
+    this.inferior = inferior;
+    this.driver = driver;
+  }
+
+  /** The rank is about to be resumed (run, continue, step): its next stop is news again. */
+  synchronized void resuming() {
+    if (waiting != null) {
+      reportNow(waiting); // before the rank runs again, its stop is news
+    }
+    halted = false;
+  }
+
+  @Override
+  public synchronized void onAsync(MiAsyncRecord r) {
+    String what = r.asyncClass();
+    if (r.kind() == MiAsyncKind.EXEC && what.equals("stopped")) {
+      onStopped(r.results());
+    } else if (r.kind() == MiAsyncKind.EXEC && what.equals("running")) {
+      String thread = r.results().optString("thread-id").orElse("all");
+      if (thread.equals("all")) {
+        inferior.mainThread().ifPresent(running::add);
+      } else {
+        running.add(Integer.parseInt(thread));
+      }
+      emit(new DebugEvent.Resumed());
+    } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("thread-created")) {
+      inferior.threadCreated(Integer.parseInt(r.results().string("id")));
+    } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("thread-exited")) {
+      int thread = Integer.parseInt(r.results().string("id"));
+      running.remove(thread);
+      inferior.threadExited(thread);
+      reportWhenAllStopped();
+    } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("thread-group-exited")) {
+      running.clear();
+      reportWhenAllStopped();
+      inferior.programGone();
+      if (r.results().get("exit-code").isEmpty() && killRequested && !exitReported) {
+        exitReported = true;
+        emit(DebugEvent.Exited.bySignal("SIGKILL"));
+      }
+    }
+  }
+
+  @Override
+  public void onProgramOutput(byte[] bytes) {
+    emit(new DebugEvent.Output(bytes));
+  }
+
+  /** gdb ended; unless it was closed, that is news: the rank has lost its debugger. */
+  @Override
+  public void onGdbExit(String description) {
+    if (!closing) {
+      emit(new DebugEvent.DebuggerEnded(description));
+    }
+  }
+
+  private void onStopped(MiTuple t) {
+    String reason = t.optString("reason").orElse("");
+    int thread = t.optString("thread-id").map(Integer::parseInt).orElse(0);
+    running.remove(thread);
+    t.get("stopped-threads")
+        .filter(MiList.class::isInstance)
+        .ifPresent(l -> ((MiList) l).items().forEach(v -> running.remove(parseThread(v))));
+    CompletableFuture<String> exec = execWaiter;
+    if (exec != null) {
+      onStoppedBeforeExec(exec, reason, t);
+      return;
+    }
+    CompletableFuture<String> attach = attachWaiter;
+    if (attach != null && !attach.isDone()) {
+      halted = true;
+      attach.complete(reason); // the attach's own stop
+      return;
+    }
+    switch (reason) {
+      case "exited-normally" -> exited(DebugEvent.Exited.withCode(0));
+      case "exited" ->
+          exited(
+              DebugEvent.Exited.withCode(
+                  GdbResults.exitCode(t.optString("exit-code").orElse("0"))));
+      case "exited-signalled" ->
+          exited(DebugEvent.Exited.bySignal(t.optString("signal-name").orElse("")));
+      default -> stopped(t, reason, thread);
+    }
+  }
+
+  private void stopped(MiTuple t, String reason, int thread) {
+    if (halted) {
+      // Another thread of a rank that has stopped already, or its interrupt.
+      reportWhenAllStopped();
+      return;
+    }
+    halted = true;
+    if (!running.isEmpty()) {
+      // The rank stops as a whole: its other threads too.
+      driver.send(inferior.whole("-exec-interrupt"));
+    }
+    String signal = t.optString("signal-name").orElse("");
+    StopReason why = GdbResults.stopReason(reason);
+    boolean interrupt = signal.equals("0") || signal.equals("SIGINT");
+    if (interruptRequested && (why == StopReason.UNKNOWN || interrupt)) {
+      why = StopReason.INTERRUPTED;
+      signal = "";
+    }
+    interruptRequested = false;
+    Frame frame =
+        t.get("frame").map(f -> GdbResults.frame(GdbResults.asTuple(f))).orElse(Frame.UNKNOWN);
+    int bkpt =
+        t.optString("bkptno")
+            .map(n -> inferior.ownBreakpoint(Integer.parseInt(n)))
+            .orElse(inferior.ownBreakpoint(watchpoint(t)));
+    int main = inferior.mainThread().orElse(thread);
+    if (why == StopReason.INTERRUPTED && thread != main) {
+      // No thread caused an interrupt; gdb picks whichever the signal hit, often a helper thread
+      // of the runtime (MPI's progress threads). Show the main thread instead.
+      inferior.select(main, 0);
+      StopReason interrupted = why;
+      String sig = signal;
+      driver
+          .send(MiCommand.of("-thread-info").param(main))
+          .whenComplete(
+              (r, error) -> {
+                Frame shown = frame;
+                if (error == null && !r.results().list("threads").items().isEmpty()) {
+                  shown =
+                      GdbResults.thread(
+                              GdbResults.asTuple(r.results().list("threads").items().get(0)))
+                          .frame();
+                }
+                report(new DebugEvent.Stopped(interrupted, sig, shown, 1, bkpt));
+              });
+      return;
+    }
+    inferior.select(thread, 0);
+    report(new DebugEvent.Stopped(why, signal, frame, inferior.ownThread(thread), bkpt));
+  }
+
+  /** Reports the rank's stop once its threads have all stopped, or after a while regardless. */
+  private synchronized void report(DebugEvent.Stopped stop) {
+    waiting = stop;
+    reportWhenAllStopped();
+    if (waiting == stop) {
+      CompletableFuture.delayedExecutor(ALL_STOPPED_MS, java.util.concurrent.TimeUnit.MILLISECONDS)
+          .execute(() -> reportNow(stop));
+    }
+  }
+
+  private void reportWhenAllStopped() {
+    if (waiting != null && running.isEmpty()) {
+      DebugEvent.Stopped stop = waiting;
+      waiting = null;
+      emit(stop);
+    }
+  }
+
+  private synchronized void reportNow(DebugEvent.Stopped stop) {
+    if (waiting == stop) {
+      waiting = null;
+      emit(stop);
+    }
+  }
+
+  private static int parseThread(MiValue v) {
+    try {
+      return Integer.parseInt(((MiConst) v).value());
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
+  /** While attaching at an exec: the exec completes the attach, an exit fails it. */
+  private void onStoppedBeforeExec(CompletableFuture<String> exec, String reason, MiTuple t) {
+    switch (reason) {
+      case "exec", "solib-event" -> {
+        halted = true;
+        exec.complete(reason);
+      }
+      case "exited", "exited-normally", "exited-signalled" ->
+          exec.completeExceptionally(
+              new DebuggerException(
+                  "the process ended before it started the program ("
+                      + t.optString("exit-code")
+                          .map(c -> "exit code " + GdbResults.exitCode(c))
+                          .or(() -> t.optString("signal-name"))
+                          .orElse("exit code 0")
+                      + "): is the program there and executable on this node?"));
+      default -> {
+        // The attach's own stop; the exec comes later.
+      }
+    }
+  }
+
+  /**
+   * The number of the watchpoint a stop triggered: {@code wpt}, {@code hw-rwpt} or {@code hw-awpt}.
+   */
+  private static int watchpoint(MiTuple stop) {
+    for (String key : List.of("wpt", "hw-rwpt", "hw-awpt")) {
+      if (stop.get(key).isPresent()) {
+        return Integer.parseInt(GdbResults.asTuple(stop.get(key).get()).string("number"));
+      }
+    }
+    return 0;
+  }
+
+  private void exited(DebugEvent.Exited e) {
+    if (!exitReported) {
+      exitReported = true;
+      emit(e);
+    }
+  }
+
+  private void emit(DebugEvent e) {
+    subscriber.accept(e);
+  }
+}

@@ -1,0 +1,189 @@
+# Commands that sdm loads into gdb when gdb has Python: a value in one command. Each prints one
+# line, an MI result record (^done,...) that sdm parses as it parses gdb's own; errors are gdb's.
+# They are CLI commands, run through -interpreter-exec: a Python MI command (gdb.MICommand) makes
+# gdb 13 abort with SIGABRT, and may dump core, when an internal error ends it.
+#
+#   sdm-value DEPTH MAX EXPR   the value as `print` shows it and as a variable object shows it,
+#                              its type, its size in bytes and the number of children a variable
+#                              object would have; for a C struct, union or array also its
+#                              children, DEPTH levels down and at most MAX per level, named, typed
+#                              and shown as a variable object's children are. children="varobj"
+#                              when gdb's variable objects must list them (C++ classes, whose
+#                              access groups Python cannot see).
+#   sdm-type EXPR              the type of EXPR as `whatis` names it.
+import gdb
+
+
+def _strip(t):
+    return t.strip_typedefs()
+
+
+def _is_pointer_to_nothing(target):
+    return target.code in (gdb.TYPE_CODE_FUNC, gdb.TYPE_CODE_VOID)
+
+
+def _count(t):
+    """The number of children gdb's C variable objects give a value of type t."""
+    s = _strip(t)
+    if s.code == gdb.TYPE_CODE_ARRAY:
+        low, high = s.range()
+        return max(0, high - low + 1) if s.sizeof > 0 else 0
+    if s.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+        return len(s.fields())
+    if s.code == gdb.TYPE_CODE_PTR:
+        target = _strip(s.target())
+        if target.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+            return len(target.fields())
+        return 0 if _is_pointer_to_nothing(target) else 1
+    return 0
+
+
+def _shown(value):
+    """A child's value as a variable object shows it."""
+    s = _strip(value.type)
+    if s.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+        return "{...}"
+    if s.code == gdb.TYPE_CODE_ARRAY:
+        return "[%d]" % _count(value.type)
+    try:
+        return value.format_string()
+    except gdb.error:
+        return ""
+
+
+def _field_name(field):
+    if field.name:
+        return field.name
+    if _strip(field.type).code == gdb.TYPE_CODE_STRUCT:
+        return "<anonymous struct>"
+    return "<anonymous union>"
+
+
+def _parts(value, name, most):
+    """A value's children as a variable object names them, with their values."""
+    s = _strip(value.type)
+    if s.code == gdb.TYPE_CODE_ARRAY:
+        low, _ = s.range()
+        return [(str(low + i), value[low + i]) for i in range(min(_count(value.type), most))]
+    if s.code == gdb.TYPE_CODE_PTR:
+        target = value.dereference()
+        if _strip(target.type).code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+            return [("*" + name, target)]
+        value = target
+    return [(_field_name(f), value[f]) for f in _strip(value.type).fields()[:most]]
+
+
+def _children(value, name, depth, most):
+    out = []
+    for exp, child in _parts(value, name, most):
+        item = {
+            "exp": exp,
+            "type": str(child.type),
+            "value": _shown(child),
+            "numchild": str(_count(child.type)),
+        }
+        if depth > 1 and _has_children(child):
+            item["children"] = _children(child, exp, depth - 1, most)
+        out.append(item)
+    return out
+
+
+def _has_children(value):
+    """Whether sdm shows the value's children: those of a struct, union or array, and those of a
+    pointer that a typedef hides, since sdm tells a struct by its children when a typedef hides
+    its type."""
+    s = _strip(value.type)
+    if s.code == gdb.TYPE_CODE_PTR and value.type.code != gdb.TYPE_CODE_TYPEDEF:
+        return False
+    return _count(value.type) > 0 and s.code in (
+        gdb.TYPE_CODE_STRUCT,
+        gdb.TYPE_CODE_UNION,
+        gdb.TYPE_CODE_ARRAY,
+        gdb.TYPE_CODE_PTR,
+    )
+
+
+def _in_cplus():
+    try:
+        return gdb.current_language() != "c"
+    except AttributeError:
+        return gdb.parameter("language") not in ("c", "auto; currently c")
+
+
+def _mi(value):
+    """A Python string, list or dict written as an MI value."""
+    if isinstance(value, dict):
+        return "{" + ",".join(k + "=" + _mi(v) for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_mi(v) for v in value) + "]"
+    out = []
+    for c in value:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append("\\%03o" % ord(c))
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def _done(results):
+    print("^done," + ",".join(k + "=" + _mi(v) for k, v in results.items()))
+
+
+def _as_gdb_says(command):
+    """gdb's own message for an error, as print gives it, without Python's preamble."""
+
+    def invoke(self, arg, from_tty):
+        try:
+            _done(command(self, arg))
+        except gdb.error as e:
+            raise gdb.GdbError(str(e))
+
+    return invoke
+
+
+class SdmValue(gdb.Command):
+    def __init__(self):
+        super().__init__("sdm-value", gdb.COMMAND_DATA)
+
+    @_as_gdb_says
+    def invoke(self, arg):
+        words = arg.split(None, 2)
+        if len(words) != 3:
+            raise gdb.GdbError("usage: sdm-value DEPTH MAX EXPR")
+        depth, most, expression = int(words[0]), int(words[1]), words[2]
+        value = gdb.parse_and_eval(expression)
+        text = value.format_string()
+        try:
+            size = value.type.sizeof
+        except gdb.error:
+            size = 0
+        result = {
+            "type": str(value.type),
+            "size": str(size),
+            "value": text,
+            "shown": _shown(value),
+            "numchild": str(_count(value.type)),
+        }
+        if _has_children(value):
+            if _in_cplus():
+                result["children"] = "varobj"
+            else:
+                result["children"] = _children(value, expression, depth, most)
+        return result
+
+
+class SdmType(gdb.Command):
+    def __init__(self):
+        super().__init__("sdm-type", gdb.COMMAND_DATA)
+
+    @_as_gdb_says
+    def invoke(self, arg):
+        if not arg.strip():
+            raise gdb.GdbError("usage: sdm-type EXPR")
+        return {"type": str(gdb.parse_and_eval(arg).type)}
+
+
+SdmValue()
+SdmType()

@@ -1,0 +1,86 @@
+package io.sdmfabric.gdbmi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.sdmfabric.model.LaunchSpec;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Programs handed out over real gdbs, a few to each; a gdb ends when nothing more can use it. */
+class GdbPoolTest {
+  private final List<GdbDebugger> ranks = new ArrayList<>();
+
+  @BeforeAll
+  static void needsGdbAndGcc() {
+    assumeTrue(TestPrograms.onPath("gdb"), "gdb is not installed");
+    assumeTrue(TestPrograms.onPath("gcc"), "gcc is not installed");
+  }
+
+  @AfterEach
+  void closeAll() {
+    ranks.forEach(GdbDebugger::close);
+  }
+
+  private GdbDebugger next(GdbPool pool) throws IOException {
+    GdbDebugger d = pool.next();
+    ranks.add(d);
+    return d;
+  }
+
+  @Test
+  void eachGdbTakesAtMostItsShareAndAFullOneStartsTheNext() throws Exception {
+    try (GdbPool pool = new GdbPool(GdbOptions.defaults(), 2)) {
+      GdbDebugger a = next(pool);
+      GdbDebugger b = next(pool);
+      GdbDebugger c = next(pool);
+      assertSame(a.driver(), b.driver());
+      assertNotSame(b.driver(), c.driver());
+      assertEquals(2, pool.gdbs());
+    }
+  }
+
+  @Test
+  void aRankClosedWhileTheNextIsComingDoesNotEndTheGdbUntilThePoolIsClosed() throws Exception {
+    GdbPool pool = new GdbPool(GdbOptions.defaults(), 4);
+    GdbDebugger failed = pool.next();
+    // Its attach fails, as when the process is traced already, and it is closed.
+    ExecutionException e =
+        assertThrows(
+            ExecutionException.class,
+            () -> failed.attach(Integer.MAX_VALUE).get(20, TimeUnit.SECONDS));
+    assertTrue(e.getCause().getMessage().length() > 0);
+    failed.close();
+    assertTrue(failed.driver().isAlive(), "the gdb is kept for the ranks still to come");
+    GdbDebugger next = next(pool);
+    next.load(LaunchSpec.of(TestPrograms.get("values").toString())).get(20, TimeUnit.SECONDS);
+    pool.close();
+    assertThrows(IOException.class, pool::next);
+    assertTrue(next.driver().isAlive(), "a closed pool leaves the gdb to its programs");
+    next.close();
+    ranks.remove(next);
+    next.driver().whenExited().get(10, TimeUnit.SECONDS); // the last program ends the gdb
+  }
+
+  @Test
+  void aGdbLeftWithoutProgramsEndsWhenThePoolCloses() throws Exception {
+    GdbPool pool = new GdbPool(GdbOptions.defaults(), 4);
+    GdbDebugger only = pool.next();
+    only.close();
+    assertTrue(only.driver().isAlive());
+    pool.close();
+    only.driver().whenExited().get(10, TimeUnit.SECONDS); // nothing can use it any more
+    assertFalse(only.driver().isAlive());
+  }
+}

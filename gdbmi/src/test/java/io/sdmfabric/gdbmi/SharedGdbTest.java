@@ -1,0 +1,306 @@
+package io.sdmfabric.gdbmi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.sdmfabric.model.Breakpoint;
+import io.sdmfabric.model.BreakpointSpec;
+import io.sdmfabric.model.DebugEvent;
+import io.sdmfabric.model.LaunchSpec;
+import io.sdmfabric.model.StopReason;
+import io.sdmfabric.model.ThreadInfo;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several programs of one real gdb, each a rank of its own: each stops, runs, steps and ends on its
+ * own, sees only its own breakpoints and threads, numbered from 1, and has its own arguments,
+ * environment and terminal.
+ */
+class SharedGdbTest {
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private final List<GdbDebugger> ranks = new ArrayList<>();
+  private final List<EventRecorder> events = new ArrayList<>();
+  private SharedGdb gdb;
+
+  @BeforeAll
+  static void needsGdbAndGcc() {
+    assumeTrue(TestPrograms.onPath("gdb"), "gdb is not installed");
+    assumeTrue(TestPrograms.onPath("gcc"), "gcc is not installed");
+  }
+
+  @AfterEach
+  void closeAll() {
+    ranks.forEach(GdbDebugger::close);
+  }
+
+  /** {@code n} programs of one gdb, each loaded with {@code program}, rank r with SDM_RANK=r. */
+  private void start(int n, String program, String... args) throws Exception {
+    gdb = SharedGdb.start(GdbOptions.defaults());
+    for (int r = 0; r < n; r++) {
+      GdbDebugger rank = gdb.add();
+      EventRecorder recorder = new EventRecorder();
+      rank.subscribe(recorder);
+      ranks.add(rank);
+      events.add(recorder);
+      get(
+          rank.load(
+              new LaunchSpec(
+                  TestPrograms.get(program).toString(),
+                  List.of(args),
+                  Map.of("SDM_RANK", Integer.toString(r)),
+                  java.nio.file.Path.of("").toAbsolutePath())));
+    }
+  }
+
+  private static <T> T get(CompletableFuture<T> f) throws Exception {
+    try {
+      return f.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof Exception cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  @Test
+  void aBreakpointOfSomeRanksStopsThoseOnlyAndEachRankNumbersItsOwnFrom1() throws Exception {
+    start(3, "values");
+    Breakpoint b = get(ranks.get(1).insertBreakpoint(BreakpointSpec.at("square")));
+    assertEquals(1, b.id());
+    assertEquals("values.c", b.file());
+    assertEquals("", b.condition(), "the rank's own condition is not shown");
+    Breakpoint main2 = get(ranks.get(2).insertBreakpoint(BreakpointSpec.at("main")));
+    assertEquals(1, main2.id(), "rank 2 numbers its own breakpoints");
+    assertEquals(List.of(), get(ranks.get(0).breakpoints()));
+    assertEquals(List.of(1), get(ranks.get(1).breakpoints()).stream().map(Breakpoint::id).toList());
+
+    for (GdbDebugger r : ranks) {
+      get(r.run());
+    }
+    assertEquals("", events.get(0).nextExit().signal(), "rank 0 has no breakpoint: it ends");
+    DebugEvent.Stopped atSquare = events.get(1).nextStop();
+    assertEquals(StopReason.BREAKPOINT_HIT, atSquare.reason());
+    assertEquals("square", atSquare.frame().function());
+    assertEquals(1, atSquare.breakpointId());
+    assertEquals(1, atSquare.threadId());
+    DebugEvent.Stopped atMain = events.get(2).nextStop();
+    assertEquals("main", atMain.frame().function());
+    // Each rank's frames are its own, while another rank of the same gdb is stopped elsewhere.
+    assertEquals("square", get(ranks.get(1).frames()).get(0).function());
+    assertEquals("main", get(ranks.get(2).frames()).get(0).function());
+    assertEquals(1, get(ranks.get(1).breakpoints()).get(0).hits());
+
+    get(ranks.get(2).resume());
+    events.get(2).nextExit();
+    get(ranks.get(1).deleteBreakpoint(1));
+    get(ranks.get(1).resume());
+    events.get(1).nextExit();
+  }
+
+  @Test
+  void eachRankHasItsOwnArgumentsEnvironmentAndTerminalAndStandardInput() throws Exception {
+    start(3, "echo");
+    for (GdbDebugger r : ranks) {
+      get(r.run());
+    }
+    ranks.get(1).writeInput("to one\n".getBytes(StandardCharsets.UTF_8));
+    events.get(1).awaitOutput("echo: to one", WAIT);
+    ranks.get(2).writeInput("to two\n".getBytes(StandardCharsets.UTF_8));
+    events.get(2).awaitOutput("echo: to two", WAIT);
+    // Standard input of rank 0 was never written: it printed nothing.
+    Thread.sleep(200);
+    assertFalse(events.get(1).output().contains("to two"), events.get(1).output());
+    assertEquals("", events.get(0).output());
+  }
+
+  @Test
+  void oneRankCrashesWhileTheOthersRunOnAndEnd() throws Exception {
+    start(2, "crash");
+    GdbDebugger other = ranks.get(1);
+    get(other.insertBreakpoint(BreakpointSpec.at("main")));
+    get(ranks.get(0).run());
+    DebugEvent.Stopped crash = events.get(0).nextStop();
+    assertEquals(StopReason.SIGNAL_RECEIVED, crash.reason());
+    assertEquals("SIGSEGV", crash.signal());
+    assertEquals("deref", crash.frame().function());
+    get(other.run());
+    assertEquals("main", events.get(1).nextStop().frame().function());
+    get(ranks.get(0).resume());
+    assertEquals("SIGSEGV", events.get(0).nextExit().signal());
+    // The crashed rank's end is its own: the other is still stopped at main.
+    assertEquals("main", get(other.frames()).get(0).function());
+  }
+
+  @Test
+  void aMultiThreadedRankStopsAsAWholeAndItsThreadsAreNumberedFrom1() throws Exception {
+    start(2, "spinners");
+    get(ranks.get(1).insertBreakpoint(BreakpointSpec.at("ready")));
+    get(ranks.get(0).insertBreakpoint(BreakpointSpec.at("ready")));
+    get(ranks.get(1).run());
+    DebugEvent.Stopped stop = events.get(1).nextStop();
+    assertEquals(StopReason.BREAKPOINT_HIT, stop.reason());
+    assertEquals(1, stop.threadId());
+    List<ThreadInfo> threads = awaitAllStopped(ranks.get(1), 3);
+    assertEquals(
+        List.of(1, 2, 3), threads.stream().map(ThreadInfo::id).sorted().toList(), "" + threads);
+    assertEquals(List.of(), get(ranks.get(0).threads()), "rank 0 has not started");
+  }
+
+  /** The rank's threads once all {@code n} are stopped (the others' stop follows the first). */
+  private static List<ThreadInfo> awaitAllStopped(GdbDebugger rank, int n) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      List<ThreadInfo> threads = get(rank.threads());
+      if (threads.size() == n && threads.stream().allMatch(ThreadInfo::stopped)) {
+        return threads;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not all " + n + " threads stopped: " + threads);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  @Test
+  void whenTheGdbDiesExactlyItsRanksHearWhy() throws Exception {
+    start(2, "ticker", "1000");
+    SharedGdb other = SharedGdb.start(GdbOptions.defaults());
+    GdbDebugger elsewhere = other.add();
+    ranks.add(elsewhere);
+    EventRecorder elsewhereEvents = new EventRecorder();
+    elsewhere.subscribe(elsewhereEvents);
+    for (GdbDebugger r : ranks) {
+      get(r.load(io.sdmfabric.model.LaunchSpec.of(TestPrograms.get("ticker").toString(), "1000")));
+      get(r.run());
+    }
+    ProcessHandle.of(gdb.driver().pid()).orElseThrow().destroyForcibly();
+    for (int r = 0; r < 2; r++) {
+      DebugEvent e = events.get(r).next(WAIT);
+      assertTrue(e instanceof DebugEvent.DebuggerEnded, "rank " + r + ": " + e);
+    }
+    assertTrue(elsewhere.driver().isAlive());
+    elsewhereEvents.awaitOutput("ticking", WAIT);
+    get(elsewhere.interrupt());
+    assertEquals(StopReason.INTERRUPTED, elsewhereEvents.nextStop().reason());
+  }
+
+  private final List<Process> processes = new ArrayList<>();
+
+  @AfterEach
+  void endProcesses() {
+    processes.forEach(Process::destroyForcibly);
+  }
+
+  /** A ticker running {@code ticks} ticks of 20 ms, once it has said so. */
+  private Process ticker(String ticks) throws Exception {
+    Process p =
+        new ProcessBuilder(TestPrograms.get("ticker").toString(), ticks)
+            .redirectErrorStream(true)
+            .start();
+    processes.add(p);
+    byte[] first = new byte[8];
+    assertEquals(8, p.getInputStream().readNBytes(first, 0, 8));
+    assertEquals("ticking\n", new String(first, StandardCharsets.UTF_8));
+    return p;
+  }
+
+  @Test
+  void severalRunningProcessesAreAttachedAndDetachedInOneGdbAndRunOn() throws Exception {
+    gdb = SharedGdb.start(GdbOptions.defaults());
+    List<Process> running = List.of(ticker("150"), ticker("150"), ticker("150"));
+    List<CompletableFuture<io.sdmfabric.model.ProgramInfo>> attaching = new ArrayList<>();
+    for (Process p : running) {
+      GdbDebugger rank = gdb.add();
+      EventRecorder recorder = new EventRecorder();
+      rank.subscribe(recorder);
+      ranks.add(rank);
+      events.add(recorder);
+      attaching.add(rank.attach(p.pid()));
+    }
+    for (CompletableFuture<io.sdmfabric.model.ProgramInfo> a : attaching) {
+      assertEquals(TestPrograms.get("ticker").toString(), get(a).program());
+    }
+    for (GdbDebugger rank : ranks) {
+      List<String> stack = get(rank.frames()).stream().map(f -> f.function()).toList();
+      assertTrue(stack.contains("main"), stack.toString());
+      assertEquals(List.of(1), get(rank.threads()).stream().map(ThreadInfo::id).toList());
+    }
+    // Rank 1 runs on while the others stay stopped; then each is let go.
+    get(ranks.get(1).resume());
+    get(ranks.get(1).interrupt());
+    assertEquals(StopReason.INTERRUPTED, events.get(1).nextStop().reason());
+    for (GdbDebugger rank : ranks) {
+      get(rank.detach());
+    }
+    for (Process p : running) {
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "a detached process did not run to its end");
+      assertEquals(0, p.exitValue());
+    }
+    assertTrue(gdb.driver().isAlive(), "gdb stays, without programs");
+  }
+
+  /** {@code program} under a shell that stops itself and then execs it, as the rank shim does. */
+  private Process stoppedBeforeExec(String program) throws Exception {
+    Process p =
+        new ProcessBuilder("sh", "-c", "kill -STOP $$; exec \"$@\"", "shim", program)
+            .redirectErrorStream(true)
+            .start();
+    processes.add(p);
+    for (int i = 0; i < 500 && !stoppedProcess(p.pid()); i++) {
+      Thread.sleep(10);
+    }
+    assertTrue(stoppedProcess(p.pid()), "the shim did not stop itself");
+    return p;
+  }
+
+  private static boolean stoppedProcess(long pid) throws Exception {
+    String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+    return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
+  }
+
+  @Test
+  void severalRanksAttachedAtTheirExecAtOnceEachStartFromTheBeginning() throws Exception {
+    gdb = SharedGdb.start(GdbOptions.defaults());
+    String program = TestPrograms.get("values").toString();
+    List<CompletableFuture<io.sdmfabric.model.ProgramInfo>> attaching = new ArrayList<>();
+    for (int r = 0; r < 4; r++) {
+      Process shim = stoppedBeforeExec(program);
+      GdbDebugger rank = gdb.add();
+      EventRecorder recorder = new EventRecorder();
+      rank.subscribe(recorder);
+      ranks.add(rank);
+      events.add(recorder);
+      attaching.add(rank.attachAtExec(shim.pid(), java.nio.file.Path.of(program)));
+    }
+    for (CompletableFuture<io.sdmfabric.model.ProgramInfo> a : attaching) {
+      assertEquals(program, get(a).program());
+    }
+    for (int r = 0; r < 4; r++) {
+      // Each rank's breakpoint is where a gdb of its own puts it, past the prologue.
+      Breakpoint b = get(ranks.get(r).insertBreakpoint(BreakpointSpec.at("square").asTemporary()));
+      assertEquals(1, b.id());
+      assertEquals(21, b.line(), "rank " + r + ": " + b);
+    }
+    for (int r = 0; r < 4; r++) {
+      get(ranks.get(r).run());
+      DebugEvent.Stopped stop = events.get(r).nextStop();
+      assertEquals("square", stop.frame().function(), "rank " + r);
+      assertEquals(21, stop.frame().line(), "rank " + r);
+      get(ranks.get(r).resume());
+      assertEquals(0, events.get(r).nextExit().code(), "rank " + r);
+    }
+  }
+}
