@@ -200,7 +200,10 @@ public final class Console {
     } else if (command instanceof ConsoleCommand.Print p) {
       return Commands.evaluate(p.expression());
     } else if (command instanceof ConsoleCommand.Ptype p) {
+      // MI has no command that spells a type out as ptype does.
       return Commands.cli("ptype " + p.expression());
+    } else if (command instanceof ConsoleCommand.Whatis w) {
+      return Commands.getType(w.expression());
     } else if (command instanceof ConsoleCommand.Examine x) {
       return Commands.readMemory(x.address(), x.count());
     } else if (command instanceof ConsoleCommand.SelectThread t) {

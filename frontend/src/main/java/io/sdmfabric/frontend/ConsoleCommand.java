@@ -48,6 +48,9 @@ public sealed interface ConsoleCommand {
   /** {@code ptype EXPR}. */
   record Ptype(String expression) implements ConsoleCommand {}
 
+  /** {@code whatis EXPR}: the type's name, read through MI. */
+  record Whatis(String expression) implements ConsoleCommand {}
+
   /** {@code x/N ADDR}: N bytes of memory. */
   record Examine(int count, String address) implements ConsoleCommand {}
 

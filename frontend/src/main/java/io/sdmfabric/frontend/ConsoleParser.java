@@ -105,6 +105,8 @@ public final class ConsoleParser {
         return new ConsoleCommand.Print(required(w, args, "an expression"));
       case "ptype":
         return new ConsoleCommand.Ptype(required(w, args, "an expression"));
+      case "whatis":
+        return new ConsoleCommand.Whatis(required(w, args, "an expression"));
       case "frame":
       case "f":
         return new ConsoleCommand.SelectFrame(number(w, args));
@@ -150,7 +152,7 @@ public final class ConsoleParser {
         "  detach                       leave attached processes running without sdm",
         "  bt                           merged stacks, a tree with the ranks at each frame",
         "  frame N | up | down          select a frame",
-        "  print EXPR | ptype EXPR      values compared across ranks",
+        "  print EXPR | ptype EXPR      values compared across ranks; whatis EXPR: type name",
         "  locals | args | x/N ADDR     variables; N bytes of memory",
         "  info threads | thread N      threads",
         "  info signals | handle SIG ACTIONS",

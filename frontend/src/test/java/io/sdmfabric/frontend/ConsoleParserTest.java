@@ -34,6 +34,13 @@ class ConsoleParserTest {
   }
 
   @Test
+  void ptypeSpellsATypeOutAndWhatisNamesIt() {
+    assertEquals(new ConsoleCommand.Ptype("*first"), command("ptype *first"));
+    assertEquals(new ConsoleCommand.Whatis("cells[1]"), command("whatis cells[1]"));
+    assertEquals("whatis needs an expression", error("whatis"));
+  }
+
+  @Test
   void blankLinesAndCommentsAreNothing() {
     assertTrue(ConsoleParser.parse("   ").isEmpty());
     assertTrue(ConsoleParser.parse("# a comment").isEmpty());
