@@ -40,8 +40,9 @@ import java.util.function.Consumer;
  * target may be garbage; {@code print *p} follows one on purpose).
  *
  * <p>A breakpoint of a rank is a breakpoint of gdb's whose condition names the rank's program
- * ({@code $_inferior == N}, before the user's own condition), so that it stops that rank only.
- * Signal handling ({@code handle}) is gdb's, for all the programs of a gdb.
+ * ({@code $_inferior == N}, before the user's own condition), so that it stops that rank only; the
+ * ranks of a gdb that set a breakpoint alike share one ({@link SharedBreakpoints}). Signal handling
+ * ({@code handle}) is gdb's, for all the programs of a gdb.
  */
 public final class GdbDebugger implements Debugger {
   static final int CHILD_DEPTH = 2;
@@ -356,6 +357,49 @@ public final class GdbDebugger implements Debugger {
 
   @Override
   public CompletableFuture<Breakpoint> insertBreakpoint(BreakpointSpec spec) {
+    if (spec.temporary() || spec.ignoreCount() > 0 || !spec.enabled()) {
+      return send(breakInsert(spec)).thenApply(r -> own(r.results().tuple("bkpt"), true));
+    }
+    // One breakpoint of gdb's for the ranks that set it alike (SharedBreakpoints).
+    SharedBreakpoints shared = gdb.breakpoints();
+    SharedBreakpoints.Key key =
+        new SharedBreakpoints.Key(spec.location().toString(), spec.condition());
+    int me = inferior.number();
+    return gdb.inTurn(
+            () -> {
+              SharedBreakpoints.Shared s = shared.find(key);
+              if (s != null && shared.has(s, me)) {
+                // The rank sets it a second time: a breakpoint of its own, as in gdb.
+                return send(breakInsert(spec)).thenApply(r -> r.results().tuple("bkpt"));
+              }
+              if (s == null) {
+                return send(breakInsert(spec))
+                    .thenApply(
+                        r -> {
+                          MiTuple b = r.results().tuple("bkpt");
+                          shared.made(number(b), key, me);
+                          return b;
+                        });
+              }
+              shared.join(s, me);
+              return applyShared(s)
+                  .thenCompose(r -> send(MiCommand.of("-break-info").param(s.number)))
+                  .thenApply(
+                      r ->
+                          GdbResults.asTuple(
+                              r.results().tuple("BreakpointTable").list("body").items().get(0)))
+                  .whenComplete(
+                      (b, error) -> {
+                        if (error != null) {
+                          shared.leave(s, me);
+                        }
+                      });
+            })
+        .thenApply(b -> own(b, true));
+  }
+
+  /** {@code -break-insert} for a breakpoint of this rank alone. */
+  private MiCommand breakInsert(BreakpointSpec spec) {
     // On a thread of the rank's, not just its thread group: gdb reads the rank's memory to find
     // the end of a function's prologue, and with no thread selected reads nothing and puts the
     // breakpoint at the function's first instruction.
@@ -370,8 +414,21 @@ public final class GdbDebugger implements Debugger {
     if (spec.ignoreCount() > 0) {
       c.option("-i").param(spec.ignoreCount());
     }
-    c.param(spec.location().toString());
-    return send(c).thenApply(r -> own(r.results().tuple("bkpt"), true));
+    return c.param(spec.location().toString());
+  }
+
+  /** Gives gdb's breakpoint {@code s} the programs it is enabled in now. */
+  private CompletableFuture<MiReply> applyShared(SharedBreakpoints.Shared s) {
+    SharedBreakpoints shared = gdb.breakpoints();
+    if (!shared.anyEnabled(s)) {
+      return send(MiCommand.of("-break-disable").param(s.number));
+    }
+    return send(MiCommand.of("-break-condition").param(s.number).param(shared.condition(s)))
+        .thenCompose(r -> send(MiCommand.of("-break-enable").param(s.number)));
+  }
+
+  private static int number(MiTuple bkpt) {
+    return (int) Double.parseDouble(bkpt.string("number"));
   }
 
   @Override
@@ -427,7 +484,17 @@ public final class GdbDebugger implements Debugger {
     } catch (DebuggerException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return done(send(MiCommand.of("-break-delete").param(number)))
+    SharedBreakpoints shared = gdb.breakpoints();
+    SharedBreakpoints.Shared s = shared.byNumber(number);
+    if (s == null) {
+      return done(send(MiCommand.of("-break-delete").param(number)))
+          .thenRun(() -> inferior.breakpointDeleted(id));
+    }
+    return done(gdb.inTurn(
+            () ->
+                shared.leave(s, inferior.number())
+                    ? send(MiCommand.of("-break-delete").param(number))
+                    : applyShared(s)))
         .thenRun(() -> inferior.breakpointDeleted(id));
   }
 
@@ -439,7 +506,17 @@ public final class GdbDebugger implements Debugger {
     } catch (DebuggerException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return done(send(MiCommand.of(enabled ? "-break-enable" : "-break-disable").param(number)));
+    SharedBreakpoints shared = gdb.breakpoints();
+    SharedBreakpoints.Shared s = shared.byNumber(number);
+    if (s == null) {
+      return done(send(MiCommand.of(enabled ? "-break-enable" : "-break-disable").param(number)));
+    }
+    return done(
+        gdb.inTurn(
+            () -> {
+              shared.enable(s, inferior.number(), enabled);
+              return applyShared(s);
+            }));
   }
 
   @Override
@@ -464,12 +541,27 @@ public final class GdbDebugger implements Debugger {
    * another rank's breakpoint.
    */
   private Breakpoint own(MiTuple bkpt, boolean made) {
-    int number = (int) Double.parseDouble(bkpt.string("number"));
+    int number = number(bkpt);
     int id = made ? inferior.breakpointMade(number) : inferior.ownBreakpoint(number);
     if (id == 0) {
       return null;
     }
     Breakpoint b = GdbResults.breakpoint(bkpt, inferior.group());
+    SharedBreakpoints.Shared s = gdb.breakpoints().byNumber(number);
+    if (s != null) {
+      // gdb's state is all the ranks'; the rank's own is kept here.
+      return new Breakpoint(
+          id,
+          b.kind(),
+          b.location(),
+          b.file(),
+          b.line(),
+          gdb.breakpoints().isEnabled(s, inferior.number()),
+          false,
+          s.key.condition(),
+          0,
+          inferior.hits(id));
+    }
     return new Breakpoint(
         id,
         b.kind(),

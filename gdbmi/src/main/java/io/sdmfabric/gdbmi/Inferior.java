@@ -29,6 +29,7 @@ final class Inferior {
   private final Map<Integer, Integer> liveThreads = new HashMap<>(); // global id -> own number
   private final Map<Integer, Integer> breakpoints = new HashMap<>(); // own id -> gdb's number
   private final Map<Integer, Integer> ownBreakpoints = new HashMap<>(); // gdb's number -> own id
+  private final Map<Integer, Integer> hits = new HashMap<>(); // own id -> times the rank stopped
   private int nextBreakpoint = 1;
   private int selectedThread; // global id; 0: none
   private int selectedFrame;
@@ -158,7 +159,18 @@ final class Inferior {
     return number;
   }
 
+  /** The rank stopped at its breakpoint {@code own}. */
+  synchronized void breakpointHit(int own) {
+    hits.merge(own, 1, Integer::sum);
+  }
+
+  /** How many times the rank stopped at its breakpoint {@code own}. */
+  synchronized int hits(int own) {
+    return hits.getOrDefault(own, 0);
+  }
+
   synchronized void breakpointDeleted(int own) {
+    hits.remove(own);
     Integer number = breakpoints.remove(own);
     if (number != null) {
       ownBreakpoints.remove(number);

@@ -153,6 +153,9 @@ final class InferiorEvents implements MiListener {
         t.optString("bkptno")
             .map(n -> inferior.ownBreakpoint(Integer.parseInt(n)))
             .orElse(inferior.ownBreakpoint(watchpoint(t)));
+    if (bkpt > 0) {
+      inferior.breakpointHit(bkpt);
+    }
     int main = inferior.mainThread().orElse(thread);
     if (why == StopReason.INTERRUPTED && thread != main) {
       // No thread caused an interrupt; gdb picks whichever the signal hit, often a helper thread

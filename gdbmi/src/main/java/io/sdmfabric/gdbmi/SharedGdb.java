@@ -18,6 +18,7 @@ public final class SharedGdb {
 
   private final GdbDriver driver;
   private final InferiorRouter router;
+  private final SharedBreakpoints breakpoints = new SharedBreakpoints();
 
   /**
    * Held while a program is added, which waits for gdb's answers; never {@code this}, which the
@@ -49,6 +50,11 @@ public final class SharedGdb {
   /** The driver underneath. */
   public GdbDriver driver() {
     return driver;
+  }
+
+  /** The breakpoints its programs set alike, each one of gdb's. */
+  SharedBreakpoints breakpoints() {
+    return breakpoints;
   }
 
   /**

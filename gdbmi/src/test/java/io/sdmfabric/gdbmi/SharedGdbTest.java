@@ -111,6 +111,58 @@ class SharedGdbTest {
   }
 
   @Test
+  void ranksThatSetABreakpointAlikeShareOneOfGdbsYetEachEnablesDeletesAndCountsItsOwn()
+      throws Exception {
+    start(4, "values");
+    for (GdbDebugger r : ranks) {
+      Breakpoint b = get(r.insertBreakpoint(BreakpointSpec.at("square")));
+      assertEquals(1, b.id());
+      assertEquals(21, b.line());
+      assertTrue(b.enabled());
+    }
+    assertEquals(1, gdbBreakpoints(), "one breakpoint of gdb's for the four ranks");
+    // Rank 1 sets it once more: a second breakpoint of its own, as in a gdb of its own.
+    assertEquals(2, get(ranks.get(1).insertBreakpoint(BreakpointSpec.at("square"))).id());
+    get(ranks.get(1).deleteBreakpoint(2));
+    get(ranks.get(2).enableBreakpoint(1, false));
+    get(ranks.get(3).deleteBreakpoint(1));
+    assertFalse(get(ranks.get(2).breakpoints()).get(0).enabled());
+    assertTrue(get(ranks.get(0).breakpoints()).get(0).enabled());
+    assertEquals(List.of(), get(ranks.get(3).breakpoints()));
+    for (GdbDebugger r : ranks) {
+      get(r.run());
+    }
+    // square is called twice: ranks 0 and 1 stop at each call; 2 (disabled) and 3 (deleted) end.
+    assertEquals(0, events.get(2).nextExit().code());
+    assertEquals(0, events.get(3).nextExit().code());
+    for (int r = 0; r < 2; r++) {
+      assertEquals(1, events.get(r).nextStop().breakpointId(), "rank " + r);
+      get(ranks.get(r).resume());
+      assertEquals(1, events.get(r).nextStop().breakpointId(), "rank " + r);
+    }
+    assertEquals(2, get(ranks.get(0).breakpoints()).get(0).hits(), "the rank's own hits");
+    get(ranks.get(0).deleteBreakpoint(1));
+    assertEquals(1, gdbBreakpoints(), "rank 1 still has it");
+    get(ranks.get(1).deleteBreakpoint(1));
+    assertEquals(1, gdbBreakpoints(), "rank 2 still has it, disabled");
+    get(ranks.get(2).deleteBreakpoint(1));
+    assertEquals(0, gdbBreakpoints());
+    for (int r = 0; r < 2; r++) {
+      get(ranks.get(r).resume());
+      assertEquals(0, events.get(r).nextExit().code(), "rank " + r);
+    }
+  }
+
+  private int gdbBreakpoints() throws Exception {
+    return get(gdb.driver().send("-break-list"))
+        .results()
+        .tuple("BreakpointTable")
+        .list("body")
+        .items()
+        .size();
+  }
+
+  @Test
   void eachRankHasItsOwnArgumentsEnvironmentAndTerminalAndStandardInput() throws Exception {
     start(3, "echo");
     for (GdbDebugger r : ranks) {
