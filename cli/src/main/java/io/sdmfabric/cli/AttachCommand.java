@@ -50,6 +50,8 @@ final class AttachCommand implements Callable<Integer> {
               + " (default: ${DEFAULT-VALUE})")
   String rsh = "ssh";
 
+  @Mixin GdbSharingOptions gdbs = new GdbSharingOptions();
+
   @Mixin DistributedOptions distributed = new DistributedOptions();
 
   @Parameters(
@@ -89,7 +91,8 @@ final class AttachCommand implements Callable<Integer> {
               distributed.transport(err),
               distributed.address,
               distributed.wireUp(),
-              config);
+              config,
+              gdbs.ranksPerGdb());
       session = AttachedSession.start(spec, err);
     } catch (IOException | IllegalArgumentException e) {
       // It may quote what other nodes answered (their processes, a remote shell's errors).

@@ -1,7 +1,6 @@
 package io.sdmfabric.cli;
 
 import io.sdmfabric.runtime.EmbeddedSession;
-import io.sdmfabric.runtime.GdbFleet;
 import io.sdmfabric.runtime.LaunchedSession;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.server.FabricConfig;
@@ -26,13 +25,7 @@ final class LaunchOptions {
       description = "start the job with this launcher, one agent JVM per node (default: none)")
   String launcher;
 
-  @Option(
-      names = "--ranks-per-gdb",
-      paramLabel = "N",
-      description =
-          "how many ranks one gdb debugs (1: a gdb per rank); a gdb that dies loses exactly its"
-              + " ranks (default: ${DEFAULT-VALUE})")
-  int ranksPerGdb = GdbFleet.DEFAULT_RANKS_PER_GDB;
+  @Mixin GdbSharingOptions gdbs = new GdbSharingOptions();
 
   @Mixin DistributedOptions distributed = new DistributedOptions();
 
@@ -48,9 +41,7 @@ final class LaunchOptions {
   SessionClient open(
       int size, String program, List<String> args, FabricConfig config, PrintStream err)
       throws IOException {
-    if (ranksPerGdb < 1) {
-      throw new IllegalArgumentException("--ranks-per-gdb needs 1 or more, not " + ranksPerGdb);
-    }
+    int ranksPerGdb = gdbs.ranksPerGdb();
     if (launcher == null) {
       if (!launcherOptions.isEmpty()) {
         throw new IllegalArgumentException(

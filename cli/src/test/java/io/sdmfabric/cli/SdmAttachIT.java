@@ -249,7 +249,15 @@ class SdmAttachIT {
   @Test
   void killEndsTheAttachedJob() throws Exception {
     Job job = new Job("mpirun").started();
-    Sdm.Result r = Sdm.run("kill\nwait 30\nprocs\nquit\n", "attach", "--batch", list(job.pids()));
+    // A gdb per rank, the backend kept for comparison and as a fallback.
+    Sdm.Result r =
+        Sdm.run(
+            "kill\nwait 30\nprocs\nquit\n",
+            "attach",
+            "--batch",
+            "--ranks-per-gdb",
+            "1",
+            list(job.pids()));
     assertEquals(0, r.exitCode(), r.toString());
     int killed =
         r.out()

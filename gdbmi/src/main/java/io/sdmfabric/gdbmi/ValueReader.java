@@ -23,7 +23,8 @@ final class ValueReader {
   private final boolean oneCommand;
 
   /**
-   * @param oneCommand whether gdb has sdm's MI commands loaded ({@link GdbDriver#hasValueCommands})
+   * @param oneCommand whether gdb has sdm's value commands loaded ({@link
+   *     GdbDriver#hasValueCommands})
    */
   ValueReader(
       Inferior inferior, Function<MiCommand, CompletableFuture<MiReply>> send, boolean oneCommand) {
@@ -87,9 +88,10 @@ final class ValueReader {
                   return record.results();
                 }
               } catch (MiParseException e) {
-                throw new DebuggerException("sdm-value printed what is not MI: " + e.getMessage());
+                throw new DebuggerException(
+                    "gdb's sdm command printed what is not MI: " + e.getMessage());
               }
-              throw new DebuggerException("sdm-value printed no result: " + line);
+              throw new DebuggerException("gdb's sdm command printed no result: " + line);
             });
   }
 

@@ -50,6 +50,7 @@ public final class AttachedSession extends DistributedSession {
    * @param targets processes by host, or empty for a Slurm job step
    * @param slurm the Slurm job step, or empty for processes by host
    * @param rsh the remote shell's command words, e.g. {@code [ssh]}
+   * @param ranksPerGdb how many ranks one gdb of an agent debugs (1: a gdb per rank)
    */
   public record Spec(
       Optional<AttachTargets> targets,
@@ -58,9 +59,13 @@ public final class AttachedSession extends DistributedSession {
       ClusterSettings.Transport transport,
       String address,
       Duration wireUp,
-      FabricConfig config) {
+      FabricConfig config,
+      int ranksPerGdb) {
     public Spec {
       Objects.requireNonNull(targets, "targets");
+      if (ranksPerGdb < 1) {
+        throw new IllegalArgumentException("a gdb debugs at least one rank: " + ranksPerGdb);
+      }
       Objects.requireNonNull(slurm, "slurm");
       if (targets.isPresent() == slurm.isPresent()) {
         throw new IllegalArgumentException("give processes or a Slurm job step, not both");
@@ -177,10 +182,14 @@ public final class AttachedSession extends DistributedSession {
                   new JobLauncher.SlurmJob(
                       s.job(), step.orElseThrow().nodes(), step.orElseThrow().nodeCount())),
               List.copyOf(secrets.keySet()),
-              master.agentCommand(List.of("--slurm-step", s.id())));
+              master.agentCommand(List.of("--slurm-step", s.id(), "--ranks-per-gdb", perGdb())));
       startAgent(command, secrets, false, "agent");
     }
     awaitTree();
+  }
+
+  private String perGdb() {
+    return Integer.toString(spec.ranksPerGdb());
   }
 
   /** The agent of one host's processes: a subprocess here, through the remote shell elsewhere. */
@@ -192,7 +201,8 @@ public final class AttachedSession extends DistributedSession {
     }
     if (AttachTargets.isLocal(host)) {
       startAgent(
-          distributedMaster().agentCommand(List.of("--attach", list.toString())),
+          distributedMaster()
+              .agentCommand(List.of("--attach", list.toString(), "--ranks-per-gdb", perGdb())),
           secrets,
           false,
           "agent");
@@ -203,7 +213,13 @@ public final class AttachedSession extends DistributedSession {
     command.add(
         Shell.join(
             distributedMaster()
-                .agentCommand(List.of("--attach", list.toString(), "--secrets-stdin"))));
+                .agentCommand(
+                    List.of(
+                        "--attach",
+                        list.toString(),
+                        "--ranks-per-gdb",
+                        perGdb(),
+                        "--secrets-stdin"))));
     Process p = startAgent(command, Map.of(), true, "agent " + host);
     try (OutputStream in = p.getOutputStream()) {
       StringBuilder lines = new StringBuilder();
