@@ -17,11 +17,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Real-gdb sessions as a user runs them: {@code sdm debug --json} on N ranks of an example program
- * in a subprocess, embedded (one JVM, a gdb per rank) or through a launcher (mpirun or srun, an
- * agent JVM per node attaching a gdb per rank), one line per launcher and N:
+ * in a subprocess, embedded (one JVM) or through a launcher (mpirun or srun, an agent JVM per
+ * node), with G ranks per gdb ({@code --ranks-per-gdb G,G,...}; 1 is a gdb per rank), one line per
+ * launcher, G and N:
  *
  * <pre>
- * launcher=L ranks=N launch_to_all_stopped_ms=.. bt_p50_ms=.. bt_p99_ms=.. print_p50_ms=..
+ * launcher=L ranks_per_gdb=G ranks=N launch_to_all_stopped_ms=.. bt_p50_ms=.. bt_p99_ms=.. print_p50_ms=..
  *     print_p99_ms=.. quit_ms=.. peak_rss_mb=.. debugger_rss_per_rank_mb=..
  * </pre>
  *
@@ -32,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * the JVMs plus a gdb). Options: {@code --launcher embedded,mpirun,srun}, {@code --program NAME}
  * ({@code examples/NAME.c}, built with mpicc when NAME starts with {@code mpi_}), {@code --break
  * FUNCTION}, {@code --print EXPRESSION}, with {@code --ranks} and {@code --reps}. The launchers are
- * interleaved per N so that they are compared in the same conditions.
+ * interleaved per N (and the gdb sharings per launcher) so that they are compared in the same
+ * conditions.
  */
 public final class SessionRunner {
   private SessionRunner() {}
@@ -42,6 +44,7 @@ public final class SessionRunner {
 
   public static void main(String[] args) throws Exception {
     List<String> launchers = List.of("embedded");
+    List<Integer> perGdb = List.of(16);
     String name = "ranks";
     String breakAt = "compute";
     String print = "rank";
@@ -52,6 +55,8 @@ public final class SessionRunner {
         case "--program" -> name = args[++i];
         case "--break" -> breakAt = args[++i];
         case "--print" -> print = args[++i];
+        case "--ranks-per-gdb" ->
+            perGdb = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
         default -> rest.add(args[i]);
       }
     }
@@ -76,12 +81,14 @@ public final class SessionRunner {
     Workload work = new Workload(program, breakAt, print);
     for (int n : options.sizes()) {
       for (String launcher : launchers) {
-        run(jar, launcher, work, n, options.reps());
+        for (int g : perGdb) {
+          run(jar, launcher, g, work, n, options.reps());
+        }
       }
     }
   }
 
-  private static void run(Path jar, String launcher, Workload work, int n, int reps)
+  private static void run(Path jar, String launcher, int perGdb, Workload work, int n, int reps)
       throws Exception {
     List<String> command =
         new ArrayList<>(
@@ -91,6 +98,8 @@ public final class SessionRunner {
                 jar.toString(),
                 "debug",
                 "--json",
+                "--ranks-per-gdb",
+                Integer.toString(perGdb),
                 "-n",
                 Integer.toString(n)));
     if (!launcher.equals("embedded")) {
@@ -140,10 +149,11 @@ public final class SessionRunner {
       rss.stop();
       System.out.printf(
           Locale.ROOT,
-          "launcher=%s ranks=%d launch_to_all_stopped_ms=%.0f bt_p50_ms=%.2f bt_p99_ms=%.2f"
+          "launcher=%s ranks_per_gdb=%d ranks=%d launch_to_all_stopped_ms=%.0f bt_p50_ms=%.2f bt_p99_ms=%.2f"
               + " print_p50_ms=%.2f print_p99_ms=%.2f quit_ms=%.0f peak_rss_mb=%d"
               + " debugger_rss_per_rank_mb=%.1f%n",
           launcher,
+          perGdb,
           n,
           launchMs,
           RunnerOptions.percentile(bt, 50),
