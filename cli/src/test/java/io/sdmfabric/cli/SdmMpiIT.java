@@ -90,9 +90,12 @@ class SdmMpiIT {
             launcher,
             "-n",
             "4",
-            // MPI_Init under gdb takes seconds here: each component it dlopens stops gdb once.
+            // MPI_Init under gdb takes seconds here: each component it dlopens stops gdb once,
+            // and one gdb handles its ranks' one after the other. A rank still in MPI_Init when
+            // sampled can be inside a library gdb has not been told of yet: its stack is all
+            // "??". 10 s was short once under the full suite's load (srun).
             "--after",
-            "10s",
+            "20s",
             "--",
             Sdm.mpiExample("mpi_deadlock").toString());
     assertEquals(0, r.exitCode(), r.toString());
