@@ -175,6 +175,7 @@ public final class GdbDebugger implements Debugger {
                 (atLibraries
                         ? gdb.libraryEventsDone()
                         : send(MiCommand.of("-break-delete").param(catchpoint.get())))
+                    .thenCompose(r -> gdb.readSymbolsLazily())
                     .thenCompose(r -> send("-list-thread-groups"))
                     .thenCombine(
                         send(inferior.whole("-file-list-exec-source-file"))
@@ -358,7 +359,9 @@ public final class GdbDebugger implements Debugger {
   @Override
   public CompletableFuture<Breakpoint> insertBreakpoint(BreakpointSpec spec) {
     if (spec.temporary() || spec.ignoreCount() > 0 || !spec.enabled()) {
-      return send(breakInsert(spec)).thenApply(r -> own(r.results().tuple("bkpt"), true));
+      return send(breakInsert(spec))
+          .thenCompose(r -> findingPending(r.results().tuple("bkpt")))
+          .thenApply(b -> own(b, true));
     }
     // One breakpoint of gdb's for the ranks that set it alike (SharedBreakpoints).
     SharedBreakpoints shared = gdb.breakpoints();
@@ -395,7 +398,19 @@ public final class GdbDebugger implements Debugger {
                         }
                       });
             })
+        .thenCompose(this::findingPending)
         .thenApply(b -> own(b, true));
+  }
+
+  /**
+   * A breakpoint gdb could not place yet (pending: in a library not loaded) needs gdb to read
+   * libraries' symbols as they load.
+   */
+  private CompletableFuture<MiTuple> findingPending(MiTuple bkpt) {
+    if (bkpt.get("pending").isEmpty() || !gdb.lazySymbols()) {
+      return CompletableFuture.completedFuture(bkpt);
+    }
+    return gdb.readSymbolsEagerly().thenApply(r -> bkpt);
   }
 
   /** {@code -break-insert} for a breakpoint of this rank alone. */

@@ -36,14 +36,17 @@ final class InferiorEvents implements MiListener {
 
   private final Inferior inferior;
   private final GdbDriver driver;
+  private final java.util.function.BooleanSupplier lazySymbols;
   private final Set<Integer> running = new HashSet<>(); // global ids of running threads
 
   /** The rank's stop, until its other threads have stopped too; null when none waits. */
   private DebugEvent.Stopped waiting;
 
-  InferiorEvents(Inferior inferior, GdbDriver driver) {
+  InferiorEvents(
+      Inferior inferior, GdbDriver driver, java.util.function.BooleanSupplier lazySymbols) {
     this.inferior = inferior;
     this.driver = driver;
+    this.lazySymbols = lazySymbols;
   }
 
   /** The rank is about to be resumed (run, continue, step): its next stop is news again. */
@@ -257,6 +260,14 @@ final class InferiorEvents implements MiListener {
   }
 
   private void emit(DebugEvent e) {
+    if (e instanceof DebugEvent.Stopped && lazySymbols.getAsBoolean()) {
+      // The libraries' symbols for the stopped rank, before anyone asks for its stack; on one of
+      // its threads, for gdb reads the list of libraries from the rank's memory.
+      driver
+          .send(inferior.onThread("-interpreter-exec").param("console").param("sharedlibrary"))
+          .whenComplete((r, error) -> subscriber.accept(e));
+      return;
+    }
     subscriber.accept(e);
   }
 }
