@@ -403,11 +403,12 @@ public final class GdbDebugger implements Debugger {
   }
 
   /**
-   * A breakpoint gdb could not place yet (pending: in a library not loaded) needs gdb to read
-   * libraries' symbols as they load.
+   * A breakpoint gdb could not place in this rank's program yet (pending, or found only in other
+   * ranks' programs, whose symbols were read when they stopped: in a library this rank has not
+   * loaded, or loaded without symbols) needs gdb to read libraries' symbols as they load.
    */
   private CompletableFuture<MiTuple> findingPending(MiTuple bkpt) {
-    if (bkpt.get("pending").isEmpty() || !gdb.lazySymbols()) {
+    if (!gdb.lazySymbols() || GdbResults.hasLocationIn(bkpt, inferior.group())) {
       return CompletableFuture.completedFuture(bkpt);
     }
     return gdb.readSymbolsEagerly().thenApply(r -> bkpt);

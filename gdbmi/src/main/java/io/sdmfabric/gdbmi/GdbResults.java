@@ -83,6 +83,32 @@ final class GdbResults {
    * ({@code addr="<MULTIPLE>"} and a list of {@code locations}, each naming its {@code
    * thread-groups}).
    */
+  /**
+   * Whether a {@code bkpt} tuple has a location in the program of thread group {@code group}: not
+   * when it is pending, nor when it was found only in other programs of the gdb.
+   */
+  static boolean hasLocationIn(MiTuple t, String group) {
+    if (t.has("pending")) {
+      return false;
+    }
+    List<MiTuple> places = new ArrayList<>();
+    places.add(t);
+    t.get("locations")
+        .filter(l -> l instanceof MiList)
+        .ifPresent(l -> ((MiList) l).items().forEach(v -> places.add(asTuple(v))));
+    for (MiTuple place : places) {
+      boolean here =
+          place.get("thread-groups").stream()
+              .flatMap(
+                  g -> g instanceof MiList l ? l.items().stream() : java.util.stream.Stream.empty())
+              .anyMatch(g -> g instanceof MiConst c && c.value().equals(group));
+      if (here) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static Breakpoint breakpoint(MiTuple t, String group) {
     Breakpoint b = breakpoint(t);
     if (b.kind() != Breakpoint.Kind.BREAKPOINT || t.get("locations").isEmpty()) {

@@ -324,6 +324,39 @@ class SharedGdbTest {
   }
 
   @Test
+  void ranksAttachedAtTheirExecReadLibrarySymbolsWhenTheyStopAndFindPendingBreakpoints()
+      throws Exception {
+    gdb = SharedGdb.start(GdbOptions.defaults());
+    String program = TestPrograms.get("ticker").toString();
+    for (int r = 0; r < 2; r++) {
+      Process shim = stoppedBeforeExec(program);
+      GdbDebugger rank = gdb.add();
+      EventRecorder recorder = new EventRecorder();
+      rank.subscribe(recorder);
+      ranks.add(rank);
+      events.add(recorder);
+      get(rank.attachAtExec(shim.pid(), java.nio.file.Path.of(program)));
+    }
+    assertTrue(gdb.lazySymbols(), "libraries' symbols are read when a rank stops");
+    // Rank 0 stops inside libc, whose symbols gdb never read as it loaded: they are read now.
+    get(ranks.get(0).run());
+    Thread.sleep(300);
+    get(ranks.get(0).interrupt());
+    events.get(0).nextStop();
+    List<String> stack = get(ranks.get(0).frames()).stream().map(f -> f.function()).toList();
+    assertTrue(stack.contains("tick") && stack.contains("main"), stack.toString());
+    assertTrue(
+        stack.get(0).contains("sleep"), "the top frame is libc's, by name: " + stack.toString());
+    // A breakpoint in a library not loaded yet by rank 1 is pending: symbols are read as libraries
+    // load from then on, and rank 1 stops there.
+    Breakpoint usleep = get(ranks.get(1).insertBreakpoint(BreakpointSpec.at("usleep")));
+    assertFalse(gdb.lazySymbols(), "a pending breakpoint needs symbols as libraries load");
+    get(ranks.get(1).run());
+    DebugEvent.Stopped stop = events.get(1).nextStop();
+    assertEquals(usleep.id(), stop.breakpointId(), stop.toString());
+  }
+
+  @Test
   void severalRanksAttachedAtTheirExecAtOnceEachStartFromTheBeginning() throws Exception {
     gdb = SharedGdb.start(GdbOptions.defaults());
     String program = TestPrograms.get("values").toString();
