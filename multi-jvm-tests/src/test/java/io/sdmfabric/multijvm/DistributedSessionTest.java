@@ -54,6 +54,12 @@ class DistributedSessionTest {
   private ActorSystem<Session.Command> master;
   private ActorTestKit testKit;
 
+  /**
+   * How long an actor system may take to stop: over aeron-udp on a loaded two-core machine it took
+   * more than the test kit's 10 s once (a fresh-clone run of the whole suite).
+   */
+  private static final java.time.Duration SHUTDOWN = java.time.Duration.ofSeconds(60);
+
   @AfterEach
   void stopEverything() throws Exception {
     for (Process p : agents) {
@@ -66,7 +72,7 @@ class DistributedSessionTest {
       deleteRecursively(Path.of(ClusterSettings.aeronDirectory(p.pid())));
     }
     if (testKit != null) {
-      testKit.shutdownTestKit();
+      ActorTestKit.shutdown(testKit.system(), SHUTDOWN, true);
     }
     deleteRecursively(Path.of(ClusterSettings.aeronDirectory(ProcessHandle.current().pid())));
     if (keystore != null) {
@@ -320,7 +326,7 @@ class DistributedSessionTest {
         }
         stolen.expectNoMessage(Duration.ofSeconds(5));
       } finally {
-        outside.shutdownTestKit();
+        ActorTestKit.shutdown(outside.system(), SHUTDOWN, true);
         deleteRecursively(Path.of(OUTSIDER_AERON));
       }
     }
