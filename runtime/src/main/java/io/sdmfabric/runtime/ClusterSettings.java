@@ -172,6 +172,10 @@ public final class ClusterSettings {
                 "pekko.actor.provider = cluster",
                 "pekko.remote.artery.transport = " + transport.artery(),
                 "pekko.remote.artery.advanced.aeron.idle-cpu-level = 1",
+                // A message Aeron does not take (its peer is gone) is retried this long, and an
+                // actor system's shutdown waits for it: Pekko's 60 s held the master's shutdown
+                // past a minute once a peer had left. The cluster declares a peer lost sooner.
+                "pekko.remote.artery.advanced.aeron.give-up-message-after = 10 s",
                 "pekko.remote.artery.advanced.aeron.aeron-dir = \""
                     + aeronDirectory(ProcessHandle.current().pid())
                     + "\"",
