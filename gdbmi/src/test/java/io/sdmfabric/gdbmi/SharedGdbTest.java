@@ -49,11 +49,7 @@ class SharedGdbTest {
   private void start(int n, String program, String... args) throws Exception {
     gdb = SharedGdb.start(GdbOptions.defaults());
     for (int r = 0; r < n; r++) {
-      GdbDebugger rank = gdb.add();
-      EventRecorder recorder = new EventRecorder();
-      rank.subscribe(recorder);
-      ranks.add(rank);
-      events.add(recorder);
+      GdbDebugger rank = addRank();
       get(
           rank.load(
               new LaunchSpec(
@@ -62,6 +58,16 @@ class SharedGdbTest {
                   Map.of("SDM_RANK", Integer.toString(r)),
                   java.nio.file.Path.of("").toAbsolutePath())));
     }
+  }
+
+  /** One more program of {@link #gdb}, its events recorded. */
+  private GdbDebugger addRank() throws java.io.IOException {
+    GdbDebugger rank = gdb.add();
+    EventRecorder recorder = new EventRecorder();
+    rank.subscribe(recorder);
+    ranks.add(rank);
+    events.add(recorder);
+    return rank;
   }
 
   private static <T> T get(CompletableFuture<T> f) throws Exception {
@@ -275,11 +281,7 @@ class SharedGdbTest {
     List<Process> running = List.of(ticker("150"), ticker("150"), ticker("150"));
     List<CompletableFuture<io.sdmfabric.model.ProgramInfo>> attaching = new ArrayList<>();
     for (Process p : running) {
-      GdbDebugger rank = gdb.add();
-      EventRecorder recorder = new EventRecorder();
-      rank.subscribe(recorder);
-      ranks.add(rank);
-      events.add(recorder);
+      GdbDebugger rank = addRank();
       attaching.add(rank.attach(p.pid()));
     }
     for (CompletableFuture<io.sdmfabric.model.ProgramInfo> a : attaching) {
@@ -330,11 +332,7 @@ class SharedGdbTest {
     String program = TestPrograms.get("ticker").toString();
     for (int r = 0; r < 2; r++) {
       Process shim = stoppedBeforeExec(program);
-      GdbDebugger rank = gdb.add();
-      EventRecorder recorder = new EventRecorder();
-      rank.subscribe(recorder);
-      ranks.add(rank);
-      events.add(recorder);
+      GdbDebugger rank = addRank();
       get(rank.attachAtExec(shim.pid(), java.nio.file.Path.of(program)));
     }
     assertTrue(gdb.lazySymbols(), "libraries' symbols are read when a rank stops");
@@ -347,8 +345,9 @@ class SharedGdbTest {
     assertTrue(stack.contains("tick") && stack.contains("main"), stack.toString());
     assertTrue(
         stack.get(0).contains("sleep"), "the top frame is libc's, by name: " + stack.toString());
-    // A breakpoint in a library not loaded yet by rank 1 is pending: symbols are read as libraries
-    // load from then on, and rank 1 stops there.
+    // usleep is found in rank 0's libc only (rank 1 has not loaded libc yet): the breakpoint has
+    // no location in rank 1's program, so symbols are read as libraries load from then on, and
+    // rank 1 stops there.
     Breakpoint usleep = get(ranks.get(1).insertBreakpoint(BreakpointSpec.at("usleep")));
     assertFalse(gdb.lazySymbols(), "a pending breakpoint needs symbols as libraries load");
     get(ranks.get(1).run());
@@ -363,11 +362,7 @@ class SharedGdbTest {
     List<CompletableFuture<io.sdmfabric.model.ProgramInfo>> attaching = new ArrayList<>();
     for (int r = 0; r < 4; r++) {
       Process shim = stoppedBeforeExec(program);
-      GdbDebugger rank = gdb.add();
-      EventRecorder recorder = new EventRecorder();
-      rank.subscribe(recorder);
-      ranks.add(rank);
-      events.add(recorder);
+      GdbDebugger rank = addRank();
       attaching.add(rank.attachAtExec(shim.pid(), java.nio.file.Path.of(program)));
     }
     for (CompletableFuture<io.sdmfabric.model.ProgramInfo> a : attaching) {
