@@ -861,7 +861,9 @@ public final class GdbDebugger implements Debugger {
   }
 
   private CompletableFuture<MiReply> send(MiCommand command) {
-    return send(command.text());
+    return detached
+        ? CompletableFuture.failedFuture(new DebuggerException(DETACHED))
+        : driver.send(command);
   }
 
   private CompletableFuture<MiReply> cliReply(String command) {

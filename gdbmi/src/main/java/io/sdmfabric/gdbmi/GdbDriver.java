@@ -92,6 +92,10 @@ public final class GdbDriver implements AutoCloseable {
   private final ExecutorService writer;
   private final ExecutorService delivery;
   private final AtomicLong nextToken = new AtomicLong(1);
+
+  /** A program-less inferior's thread group, once gdb has several programs; null before. */
+  private volatile String nothingGroup;
+
   private final Deque<Pending> pending = new ArrayDeque<>(); // guarded by itself
   private final Deque<String> stderrTail = new ArrayDeque<>(); // guarded by itself
   private final CompletableFuture<Void> exited = new CompletableFuture<>();
@@ -224,30 +228,71 @@ public final class GdbDriver implements AutoCloseable {
    *     intact) or when gdb ends before answering
    */
   public CompletableFuture<MiReply> send(String command) {
-    if (command.indexOf('\n') >= 0) {
-      throw new IllegalArgumentException("an MI command is one line: " + command);
-    }
-    long token = nextToken.getAndIncrement();
-    Pending p = new Pending(token, command, new CompletableFuture<>(), new StringBuilder());
-    synchronized (pending) {
-      if (dead) {
-        p.reply.completeExceptionally(new DebuggerException(deadMessage()));
-        return p.reply;
-      }
-      pending.addLast(p);
-    }
-    String line = token + command + "\n";
-    try {
-      writer.execute(() -> write(line));
-    } catch (RejectedExecutionException e) {
-      // gdb ended between the check and the write; onEnd has failed the command.
-    }
-    return p.reply;
+    return sendInTurn(List.of(command));
   }
 
-  /** Sends a built MI command. */
+  /**
+   * Sends a built MI command; one for a whole program ({@code --thread-group}) of a gdb with
+   * several programs goes after a command that selects no thread ({@link #selectNothingThrough}).
+   */
   public CompletableFuture<MiReply> send(MiCommand command) {
+    String nothing = nothingGroup;
+    if (nothing != null && command.hasOption("--thread-group")) {
+      return sendInTurn(
+          List.of(
+              MiCommand.of("-gdb-show")
+                  .option("--thread-group")
+                  .param(nothing)
+                  .param("confirm")
+                  .text(),
+              command.text()));
+    }
     return send(command.text());
+  }
+
+  /**
+   * Sends {@code commands} one right after the other, nothing of anyone else's between them, and
+   * answers the last one's reply.
+   */
+  private CompletableFuture<MiReply> sendInTurn(List<String> commands) {
+    for (String command : commands) {
+      if (command.indexOf('\n') >= 0) {
+        throw new IllegalArgumentException("an MI command is one line: " + command);
+      }
+    }
+    List<String> lines = new ArrayList<>(commands.size());
+    Pending last = null;
+    synchronized (pending) {
+      for (String command : commands) {
+        long token = nextToken.getAndIncrement();
+        last = new Pending(token, command, new CompletableFuture<>(), new StringBuilder());
+        if (dead) {
+          last.reply.completeExceptionally(new DebuggerException(deadMessage()));
+          return last.reply;
+        }
+        pending.addLast(last);
+        lines.add(token + command + "\n");
+      }
+    }
+    try {
+      writer.execute(() -> lines.forEach(this::write));
+    } catch (RejectedExecutionException e) {
+      // gdb ended between the check and the write; onEnd has failed the commands.
+    }
+    return last.reply;
+  }
+
+  /**
+   * From now on, every command for a whole program ({@code --thread-group}) goes after a command
+   * for {@code group}, an inferior without a process, which leaves gdb with no thread selected. gdb
+   * 13 selects, for {@code --thread-group iN}, the thread selected before if it is stopped, even
+   * when it is another program's, and leaves it selected with program N's symbols: a following
+   * command for that thread ({@code --thread T}) then reads its program with program N's symbols
+   * and libraries (a rank's {@code sharedlibrary} read into another rank, its stack all {@code
+   * ??}).
+   */
+  void selectNothingThrough(String group) {
+    nothingGroup = group;
   }
 
   /** Writes bytes to the program's standard input (its terminal). */

@@ -60,6 +60,11 @@ public final class MiCommand {
     return this;
   }
 
+  /** Whether the command has the option word {@code option} (a parameter is never one). */
+  public boolean hasOption(String option) {
+    return option.startsWith("-") && words.contains(option);
+  }
+
   /** The command line without a token. */
   public String text() {
     StringBuilder b = new StringBuilder(operation);

@@ -29,6 +29,13 @@ public final class SharedGdb {
   private int open; // guarded by this
   private boolean held; // guarded by this: more programs may come ({@link #hold})
   private boolean first = true; // guarded by adding
+
+  /**
+   * Whether gdb has, since its second program, an inferior that never gets one, through which the
+   * commands for a whole program select no thread first ({@link GdbDriver#selectNothingThrough}).
+   */
+  private boolean selectsNothing; // guarded by adding
+
   private int stoppingAtLibraries; // guarded by this
 
   /**
@@ -82,12 +89,11 @@ public final class SharedGdb {
     Inferior inferior;
     try {
       if (!first) {
-        group =
-            driver
-                .send("-add-inferior")
-                .get(SETUP_SECONDS, TimeUnit.SECONDS)
-                .results()
-                .string("inferior");
+        if (!selectsNothing) {
+          driver.selectNothingThrough(addInferior());
+          selectsNothing = true;
+        }
+        group = addInferior();
       }
       inferior = new Inferior(Integer.parseInt(group.substring(1)));
       events = new InferiorEvents(inferior, driver, this::lazySymbols);
@@ -109,6 +115,14 @@ public final class SharedGdb {
       open++;
     }
     return new GdbDebugger(this, inferior, events, terminal);
+  }
+
+  private String addInferior() throws Exception {
+    return driver
+        .send("-add-inferior")
+        .get(SETUP_SECONDS, TimeUnit.SECONDS)
+        .results()
+        .string("inferior");
   }
 
   /** A program's debugger is closed; the last one closes gdb. Returns whether it was the last. */

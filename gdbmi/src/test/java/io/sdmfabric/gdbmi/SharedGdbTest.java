@@ -117,6 +117,31 @@ class SharedGdbTest {
   }
 
   @Test
+  void aCommandForOneWholeRankLeavesTheNextCommandOfAnotherRankInThatRanksOwnProgram()
+      throws Exception {
+    // gdb 13 picks, for a command naming a whole program (--thread-group), the thread selected
+    // before if it is stopped, though it is another program's, and keeps that program's symbols
+    // selected: the other rank's next command (--thread) then read its memory with them.
+    start(2, "values");
+    for (GdbDebugger r : ranks) {
+      get(r.insertBreakpoint(BreakpointSpec.at("main")));
+      get(r.run());
+    }
+    events.get(0).nextStop();
+    events.get(1).nextStop();
+    String own = get(ranks.get(1).evaluate("$_inferior")).text();
+    assertFalse(own.equals(get(ranks.get(0).evaluate("$_inferior")).text()));
+    get(ranks.get(1).evaluate("$_inferior")); // rank 1's thread is gdb's selected one
+    get(ranks.get(0).interrupt()); // a command for rank 0 as a whole (its threads are stopped)
+    assertEquals(own, get(ranks.get(1).evaluate("$_inferior")).text());
+    for (GdbDebugger r : ranks) {
+      get(r.resume());
+    }
+    events.get(0).nextExit();
+    events.get(1).nextExit();
+  }
+
+  @Test
   void ranksThatSetABreakpointAlikeShareOneOfGdbsYetEachEnablesDeletesAndCountsItsOwn()
       throws Exception {
     start(4, "values");
