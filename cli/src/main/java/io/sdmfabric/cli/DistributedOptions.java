@@ -24,8 +24,10 @@ final class DistributedOptions {
   @Option(
       names = "--address",
       paramLabel = "HOST",
-      description = "this host's address as the job's nodes reach it (default: ${DEFAULT-VALUE})")
-  String address = ClusterSettings.localAddress();
+      description =
+          "this host's address as the job's nodes reach it (default: the address this host sends"
+              + " from to the job's nodes)")
+  String address;
 
   @Option(
       names = "--wire-up",

@@ -8,6 +8,7 @@ import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.attach.ProcessProbe;
 import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.runtime.launch.JobLauncher;
+import io.sdmfabric.runtime.launch.SlurmHostlist;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.Commands;
 import java.io.IOException;
@@ -50,6 +51,8 @@ public final class AttachedSession extends DistributedSession {
    * @param targets processes by host, or empty for a Slurm job step
    * @param slurm the Slurm job step, or empty for processes by host
    * @param rsh the remote shell's command words, e.g. {@code [ssh]}
+   * @param address the master's address, which every node must reach; null: the address this host
+   *     reaches the job's hosts from ({@link LocalAddress})
    * @param ranksPerGdb how many ranks one gdb of an agent debugs (1: a gdb per rank)
    */
   public record Spec(
@@ -156,6 +159,17 @@ public final class AttachedSession extends DistributedSession {
     return AttachPlan.of(found);
   }
 
+  /** The address given, else the one this host reaches the job's hosts from. */
+  private String masterAddress() {
+    if (spec.address() != null) {
+      return spec.address();
+    }
+    List<String> hosts =
+        plan.map(p -> List.copyOf(p.hosts().keySet()))
+            .orElseGet(() -> step.map(s -> SlurmHostlist.expand(s.nodes())).orElse(List.of()));
+    return LocalAddress.reachingAny(hosts);
+  }
+
   @Override
   void start() throws IOException, InterruptedException {
     DistributedMaster master =
@@ -164,7 +178,7 @@ public final class AttachedSession extends DistributedSession {
                 size(),
                 attached,
                 spec.transport(),
-                spec.address(),
+                masterAddress(),
                 spec.wireUp(),
                 spec.config(),
                 true));

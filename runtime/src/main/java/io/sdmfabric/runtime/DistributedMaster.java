@@ -100,6 +100,11 @@ public final class DistributedMaster {
     return client;
   }
 
+  /** What this master was started with. */
+  public Spec spec() {
+    return spec;
+  }
+
   /**
    * An agent's java command line: the JVM options, this JVM's class path, and {@code sdm agent}
    * with the master's address, the job's size, the transport and the wire-up time, then {@code

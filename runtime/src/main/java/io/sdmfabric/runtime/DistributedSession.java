@@ -198,7 +198,9 @@ public abstract sealed class DistributedSession extends MasterSession
               + missing
               + " were not attached within "
               + wireUp.toSeconds()
-              + " s; the session goes on without them");
+              + " s; the session goes on without them (their nodes were to reach this host at "
+              + master.spec().address()
+              + "; --address names another)");
     }
     return missing;
   }

@@ -2,10 +2,12 @@ package io.sdmfabric.runtime;
 
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.runtime.launch.JobHosts;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.runtime.launch.RankShim;
 import io.sdmfabric.runtime.launch.RankSpool;
+import io.sdmfabric.runtime.launch.SlurmHostlist;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.RankReply;
 import java.io.IOException;
@@ -43,7 +45,9 @@ public final class LaunchedSession extends DistributedSession {
    * What to launch and how.
    *
    * @param launcherOptions options for the launcher, e.g. {@code --oversubscribe}
-   * @param address the master's address, which every node must reach
+   * @param address the master's address, which every node must reach; null: the address this host
+   *     reaches the job's hosts from ({@link LocalAddress}), as far as they are known before it
+   *     starts (the launcher's options and the batch allocation; srun's nodes, once Slurm chose)
    * @param wireUp how long to wait for every rank to be attached and registered
    */
   public record Spec(
@@ -120,6 +124,17 @@ public final class LaunchedSession extends DistributedSession {
             spec.size(),
             RankShim.command(spool.toString(), spec.program(), spec.args()));
     ranks = startProcess(ranksCommand, Map.of(), false, "ranks", Ending.END, 10, this::onRanksLine);
+    Optional<JobLauncher.SlurmJob> job = Optional.empty();
+    String address = spec.address();
+    if (address == null) {
+      List<String> hosts = JobHosts.of(launcher, spec.launcherOptions(), System.getenv());
+      if (hosts.isEmpty() && launcher == JobLauncher.SRUN) {
+        // Slurm places the job: its nodes are known once rank 0 says them.
+        job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
+        hosts = SlurmHostlist.expand(job.get().nodes());
+      }
+      address = LocalAddress.reachingAny(hosts);
+    }
     // The ranks stop themselves as they start, so the master starts meanwhile: it costs seconds.
     DistributedMaster master =
         startMaster(
@@ -127,14 +142,13 @@ public final class LaunchedSession extends DistributedSession {
                 spec.size(),
                 RankSet.all(spec.size()),
                 spec.transport(),
-                spec.address(),
+                address,
                 spec.wireUp(),
                 spec.config(),
                 false));
 
     checkAlive(); // ranks that could not start (their shim says why): no agents for them
-    Optional<JobLauncher.SlurmJob> job = Optional.empty();
-    if (launcher == JobLauncher.SRUN) {
+    if (launcher == JobLauncher.SRUN && job.isEmpty()) {
       job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
     }
     Map<String, String> env = master.agentSecrets();

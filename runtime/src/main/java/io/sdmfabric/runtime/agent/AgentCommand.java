@@ -7,6 +7,7 @@ import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.ClusterSettings;
 import io.sdmfabric.runtime.GdbFleet;
+import io.sdmfabric.runtime.LocalAddress;
 import io.sdmfabric.runtime.SessionKeystore;
 import io.sdmfabric.runtime.attach.RankEnvironment;
 import io.sdmfabric.runtime.attach.SlurmStep;
@@ -122,8 +123,12 @@ public final class AgentCommand implements Callable<Integer> {
       description = "how long to look for ranks in the spool (default: ${DEFAULT-VALUE})")
   int wireUpSeconds = 120;
 
-  @Option(names = "--host", description = "the address to listen on (default: this host's address)")
-  String host = ClusterSettings.localAddress();
+  @Option(
+      names = "--host",
+      description =
+          "the address to listen on and advertise (default: the address this host sends from to"
+              + " the master)")
+  String host;
 
   @Option(
       names = "--transport",
@@ -143,6 +148,16 @@ public final class AgentCommand implements Callable<Integer> {
     // Logging set up now, on one thread, before the actor system's threads race to it.
     org.slf4j.LoggerFactory.getILoggerFactory();
     System.exit(new CommandLine(new AgentCommand(System.err)).execute(args));
+  }
+
+  /** The address given, else the one this node sends from to the master. */
+  private String ownAddress() {
+    if (host != null) {
+      return host;
+    }
+    String masterHost = master.substring(0, Math.max(0, master.lastIndexOf(':')));
+    return LocalAddress.reaching(masterHost.replaceAll("^\\[|\\]$", ""))
+        .orElseGet(LocalAddress::guess);
   }
 
   @Override
@@ -213,14 +228,16 @@ public final class AgentCommand implements Callable<Integer> {
   private Config clusterSettings(ClusterSettings.Transport artery, AgentSecrets secrets)
       throws IOException {
     if (artery != ClusterSettings.Transport.TLS_TCP) {
-      return ClusterSettings.at(host, 0, artery, secrets.secret());
+      return ClusterSettings.at(ownAddress(), 0, artery, secrets.secret());
     }
     if (secrets.keystoreBase64().isEmpty()) {
       throw new IllegalArgumentException(
           "tls-tcp needs the session's keystore: the master passes it in $" + SessionKeystore.ENV);
     }
     return ClusterSettings.at(
-        host, 0, SessionKeystore.fromBase64(secrets.keystoreBase64().get(), secrets.secret()));
+        ownAddress(),
+        0,
+        SessionKeystore.fromBase64(secrets.keystoreBase64().get(), secrets.secret()));
   }
 
   /** {@code PID[=RANK],...}: a pid without a rank takes the one in its environment. */

@@ -25,6 +25,30 @@ public enum JobLauncher {
   /** A Slurm job, the nodes of its ranks and how many, as rank 0's shim reports them. */
   public record SlurmJob(String id, String nodes, int nodeCount) {}
 
+  /** mpirun's options that place, rank, bind or count processes; each takes a value. */
+  private static final java.util.Set<String> MPIRUN_PLACEMENT =
+      java.util.Set.of(
+          "--map-by",
+          "-map-by",
+          "--rank-by",
+          "-rank-by",
+          "--bind-to",
+          "-bind-to",
+          "--npernode",
+          "-npernode",
+          "-N",
+          "--ppr",
+          "-ppr",
+          "-n",
+          "--n",
+          "-np",
+          "--np",
+          "-c",
+          "--cpus-per-proc",
+          "-cpus-per-proc",
+          "--cpus-per-rank",
+          "-cpus-per-rank");
+
   private final String command;
   private final Pattern tag;
 
@@ -69,7 +93,7 @@ public enum JobLauncher {
     List<String> c = new ArrayList<>();
     c.add(command);
     if (this == MPIRUN) {
-      c.addAll(options);
+      c.addAll(withoutPlacement(options));
       c.addAll(List.of("--map-by", "ppr:1:node", "--bind-to", "none"));
       for (String name : exported) {
         c.addAll(List.of("-x", name)); // srun passes the whole environment on by itself
@@ -86,10 +110,32 @@ public enum JobLauncher {
               "--nodes=" + j.nodeCount(),
               "--ntasks=" + j.nodeCount(),
               "--ntasks-per-node=1",
-              "--kill-on-bad-exit=0"));
+              "--kill-on-bad-exit=0",
+              // A node that fails takes its agent, not the others: sdm tells its ranks lost.
+              "--no-kill"));
     }
     c.addAll(agent);
     return c;
+  }
+
+  /**
+   * mpirun's options for the ranks without those that place, rank, bind or count processes (each
+   * with its value), which the agents have their own of: the same hosts, one agent per node.
+   */
+  static List<String> withoutPlacement(List<String> options) {
+    List<String> kept = new ArrayList<>();
+    for (int i = 0; i < options.size(); i++) {
+      String option = options.get(i);
+      String name = option.contains("=") ? option.substring(0, option.indexOf('=')) : option;
+      if (MPIRUN_PLACEMENT.contains(name)) {
+        if (!option.contains("=")) {
+          i++; // and its value
+        }
+      } else {
+        kept.add(option);
+      }
+    }
+    return kept;
   }
 
   /** The rank and text of a line of the ranks' output; empty for the launcher's own lines. */

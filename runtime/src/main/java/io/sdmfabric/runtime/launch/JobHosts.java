@@ -1,0 +1,76 @@
+package io.sdmfabric.runtime.launch;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The hosts a job will run on, as far as they are known before it starts: from the launcher's own
+ * options (mpirun's {@code --host} and {@code --hostfile}, srun's {@code --nodelist}), else from
+ * the batch allocation the launcher runs in ({@code SLURM_JOB_NODELIST}, {@code PBS_NODEFILE}), as
+ * the launcher itself would take them. Empty when none of these says: the job runs on this host, or
+ * (srun outside an allocation) where Slurm puts it.
+ */
+public final class JobHosts {
+  private static final Set<String> MPIRUN_HOSTS = Set.of("--host", "-host", "-H");
+  private static final Set<String> MPIRUN_HOSTFILES =
+      Set.of("--hostfile", "-hostfile", "--machinefile", "-machinefile", "--default-hostfile");
+  private static final Set<String> SRUN_NODELISTS = Set.of("--nodelist", "-w");
+
+  private JobHosts() {}
+
+  /**
+   * The hosts of a job that {@code launcher} starts with {@code options}, in environment {@code
+   * env}.
+   */
+  public static List<String> of(
+      JobLauncher launcher, List<String> options, Map<String, String> env) {
+    List<String> hosts = new ArrayList<>();
+    for (int i = 0; i < options.size(); i++) {
+      String option = options.get(i);
+      String name = option.contains("=") ? option.substring(0, option.indexOf('=')) : option;
+      String value =
+          option.contains("=")
+              ? option.substring(option.indexOf('=') + 1)
+              : i + 1 < options.size() ? options.get(i + 1) : "";
+      if (launcher == JobLauncher.MPIRUN && MPIRUN_HOSTS.contains(name)) {
+        for (String host : value.split(",")) {
+          hosts.add(host.replaceFirst(":.*$", "")); // host:slots
+        }
+      } else if (launcher == JobLauncher.MPIRUN && MPIRUN_HOSTFILES.contains(name)) {
+        hosts.addAll(hostfile(Path.of(value)));
+      } else if (launcher == JobLauncher.SRUN && SRUN_NODELISTS.contains(name)) {
+        hosts.addAll(SlurmHostlist.expand(value));
+      }
+    }
+    if (hosts.isEmpty() && env.containsKey("SLURM_JOB_NODELIST")) {
+      hosts.addAll(SlurmHostlist.expand(env.get("SLURM_JOB_NODELIST")));
+    }
+    if (hosts.isEmpty() && launcher == JobLauncher.MPIRUN && env.containsKey("PBS_NODEFILE")) {
+      hosts.addAll(hostfile(Path.of(env.get("PBS_NODEFILE"))));
+    }
+    hosts.removeIf(String::isBlank);
+    return hosts;
+  }
+
+  /** The hosts an Open MPI (or PBS) host file names: each line's first word, comments aside. */
+  static List<String> hostfile(Path file) {
+    List<String> hosts = new ArrayList<>();
+    try {
+      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        String text = line.replaceFirst("#.*$", "").strip();
+        if (!text.isEmpty()) {
+          hosts.add(text.split("\\s+")[0]);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // The launcher will say what is wrong with the file; no hosts known here.
+    }
+    return hosts;
+  }
+}
