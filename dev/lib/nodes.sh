@@ -32,6 +32,8 @@
 #                         environment (HOME, PATH, USER, LOGNAME, SHELL); Open MPI's rsh agent
 #                         (mpirun --mca plm_rsh_agent $SDM_NODES_RSH)
 #   link HOST down|up     cuts or mends the node's link to the bridge (its veth on this side)
+#   route HOST cut|mend   drops or restores what the login alone sends to the node (the nodes
+#                         still reach each other)
 #
 # nodes_up exports, and nodes_env prints as export lines for a caller in another process:
 #   SDM_NODES_DIR       the directory above
@@ -43,6 +45,7 @@
 #   SDM_NODES_RSH       the rsh helper
 #   SDM_NODES_ON_NODE   the on-node helper
 #   SDM_NODES_LINK      the link helper
+#   SDM_NODES_ROUTE     the route helper
 # and nodes_slurm_up adds SDM_NODES_SLURM_CONF (a slurmctld here, a slurmd on every node).
 #
 # Needs root, iproute2, util-linux's unshare and nsenter; Slurm and munge for nodes_slurm_up.
@@ -54,7 +57,7 @@
 
 : "${SDM_NODES_CPUS:=16}" # CPUs (and Open MPI slots) each node claims
 _NODES_POINTER="${TMPDIR:-/tmp}/sdm-nodes.current"
-_NODES_VARS="SDM_NODES_DIR SDM_NODES_HOSTS SDM_NODES_ADDRS SDM_NODES_LOGIN SDM_NODES_NET SDM_NODES_HOSTFILE SDM_NODES_RSH SDM_NODES_ON_NODE SDM_NODES_LINK SDM_NODES_SLURM_CONF"
+_NODES_VARS="SDM_NODES_DIR SDM_NODES_HOSTS SDM_NODES_ADDRS SDM_NODES_LOGIN SDM_NODES_NET SDM_NODES_HOSTFILE SDM_NODES_RSH SDM_NODES_ON_NODE SDM_NODES_LINK SDM_NODES_ROUTE SDM_NODES_SLURM_CONF"
 
 _nd_say() { printf '[nodes] %s\n' "$*" >&2; }
 _nd_fail() { printf '[nodes] %s\n' "$*" >&2; return 1; }
@@ -132,7 +135,18 @@ k=\$(awk -v h="\$1" '\$1 == h || \$2 == h { print \$3 }' "$dir/nodes")
 [ -n "\$k" ] && [ "\$2" = down -o "\$2" = up ] || { echo "usage: link HOST down|up" >&2; exit 2; }
 exec ip link set "sdmv\$k-$(_nodes_suffix "$dir")" "\$2"
 EOF
-  chmod 755 "$dir/bin/on-node" "$dir/bin/rsh" "$dir/bin/link"
+  cat >"$dir/bin/route" <<EOF
+#!/bin/sh
+# route HOST cut|mend: drops or restores what the login sends to node HOST (a blackhole route),
+# the node's link to the other nodes left as it is.
+addr=\$(awk -v h="\$1" '\$1 == h || \$2 == h { print \$2 }' "$dir/nodes")
+case "\$2" in
+  cut) [ -n "\$addr" ] && exec ip route add blackhole "\$addr/32" ;;
+  mend) [ -n "\$addr" ] && exec ip route del blackhole "\$addr/32" ;;
+esac
+echo "usage: route HOST cut|mend" >&2; exit 2
+EOF
+  chmod 755 "$dir/bin/on-node" "$dir/bin/rsh" "$dir/bin/link" "$dir/bin/route"
 }
 
 # Makes the bridge, N nodes and their holders.
@@ -200,7 +214,7 @@ nodes_up() {
   fi
   export SDM_NODES_HOSTS SDM_NODES_ADDRS SDM_NODES_LOGIN SDM_NODES_NET
   export SDM_NODES_HOSTFILE=$dir/hostfile SDM_NODES_RSH=$dir/bin/rsh \
-    SDM_NODES_ON_NODE=$dir/bin/on-node SDM_NODES_LINK=$dir/bin/link
+    SDM_NODES_ON_NODE=$dir/bin/on-node SDM_NODES_LINK=$dir/bin/link SDM_NODES_ROUTE=$dir/bin/route
 }
 
 # Runs CMD... on node K (1..N), in its namespaces, with this environment.
@@ -315,6 +329,10 @@ nodes_down() {
     for k in $(seq 9); do
       [ -e "/var/run/netns/sdm-node$k-$s" ] && { ip netns del "sdm-node$k-$s" 2>/dev/null || _nd_say "could not delete sdm-node$k-$s"; }
     done
+    # A test that stopped between route cut and mend leaves a blackhole route on this side.
+    [ -f "$dir/nodes" ] && while read -r _ addr _; do
+      ip route del blackhole "$addr/32" 2>/dev/null
+    done <"$dir/nodes"
     ip link show "sdmb-$s" >/dev/null 2>&1 && { ip link del "sdmb-$s" 2>/dev/null || _nd_say "could not delete bridge sdmb-$s"; }
     # The holders' mounts went with their namespaces; what is left is plain files.
     rm -rf -- "$dir"

@@ -6,16 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.runtime.PrivateDirectory;
 import io.sdmfabric.wire.Protos;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -177,8 +184,10 @@ class SdmNodesIT {
         long cut = System.nanoTime();
         c.type("print mine");
         c.await("[4,5] error: " + Protos.RANK_LOST, at, Duration.ofSeconds(60));
-        long lostAfter = Duration.ofNanos(System.nanoTime() - cut).toSeconds();
-        assertTrue(lostAfter < 30, "node3's ranks were lost only after " + lostAfter + " s");
+        long lostAfter = Duration.ofNanos(System.nanoTime() - cut).toMillis();
+        System.out.println(
+            "SdmNodesIT: node3's link cut: ranks 4,5 lost after " + lostAfter + " ms");
+        assertTrue(lostAfter < 30_000, "node3's ranks were lost only after " + lostAfter + " ms");
         c.await("[0] mine = 1", at, Duration.ofSeconds(10));
         at = c.await("[7] mine = 8", at, Duration.ofSeconds(10));
         // The others go on answering, with node3 still cut off.
@@ -196,6 +205,267 @@ class SdmNodesIT {
       assertFalse(c.out().contains("[4] mine + 200"), c.toString());
       c.type("quit");
       assertEquals(0, c.finish(Duration.ofSeconds(60)), c.toString());
+    }
+  }
+
+  /** Slurm's environment for the nodes' cluster. */
+  private static Map<String, String> slurm() {
+    return Map.of("SLURM_CONF", System.getenv("SDM_NODES_SLURM_CONF"));
+  }
+
+  /** Runs {@code command} with Slurm's environment for the nodes; its output, or fails. */
+  private static String slurmCommand(String... command) throws Exception {
+    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
+    b.environment().putAll(slurm());
+    Process p = b.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), String.join(" ", command) + " hangs");
+    assertEquals(0, p.exitValue(), String.join(" ", command) + ": " + out);
+    return out.strip();
+  }
+
+  @Test
+  void aRunningJobOnFourNodesIsAttachedByItsSlurmStepAndLeftToFinish() throws Exception {
+    String name = "sdm-nodes-it-" + ProcessHandle.current().pid();
+    ProcessBuilder b =
+        new ProcessBuilder(
+                "srun",
+                "-N",
+                "4",
+                "--ntasks-per-node=2",
+                "--job-name=" + name,
+                Sdm.mpiExample("mpi_iterate").toString(),
+                "400")
+            .redirectErrorStream(true);
+    b.environment().putAll(slurm());
+    Process job = b.start();
+    StringBuffer output = new StringBuffer();
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                job.getInputStream()
+                    .transferTo(
+                        new java.io.OutputStream() {
+                          @Override
+                          public void write(int c) {
+                            output.append((char) c);
+                          }
+                        });
+              } catch (java.io.IOException e) {
+                // The job ended.
+              }
+            });
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      for (int i = 0; i < 600 && !output.toString().contains("iterating"); i++) {
+        Thread.sleep(100);
+      }
+      assertTrue(output.toString().contains("iterating"), "the job did not start: " + output);
+      String id = slurmCommand("squeue", "-h", "-n", name, "-o", "%i");
+      Sdm.Result r =
+          Sdm.runWithEnv(
+              slurm(),
+              "bt\ngdb python print('node', __import__('os').uname().nodename)\nquit\n",
+              "attach",
+              "--batch",
+              "--slurm",
+              id);
+      assertEquals(0, r.exitCode(), r.toString());
+      assertTrue(
+          r.out().matches("(?s).*\n  iterate at mpi_iterate\\.c:\\d+  \\[0-7\\].*"), r.toString());
+      Map<Integer, String> nodes = byRank(r.out(), "node node\\d");
+      for (int rank = 0; rank < 8; rank++) {
+        assertEquals("node node" + (rank / 2 + 1), nodes.get(rank), "rank " + rank + "\n" + r);
+      }
+      assertTrue(r.out().contains("[0-7] detached"), r.toString());
+      assertTrue(job.waitFor(3, TimeUnit.MINUTES), "the job did not end: " + output);
+      assertEquals(0, job.exitValue(), "the job after sdm let it go: " + output);
+      assertTrue(
+          output.toString().matches("(?s).*total = (\\d+), expected \\1.*"), output.toString());
+    } finally {
+      job.descendants().forEach(ProcessHandle::destroyForcibly);
+      job.destroyForcibly();
+    }
+  }
+
+  @Test
+  void aBatchJobOnFourNodesConnectsBackToTheFrontEndOnTheLoginNode() throws Exception {
+    // Home and the job's files where every node sees them (a shared file system).
+    Path shared = Path.of("target").toAbsolutePath();
+    Path home =
+        Files.createTempDirectory(
+            shared,
+            "sdm-home-",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Map<String, String> env = new java.util.HashMap<>(slurm());
+    env.put(PrivateDirectory.HOME_ENV, home.toString());
+    Path log = home.resolve("job.out");
+    Path script = home.resolve("job.sh");
+    String connect =
+        Sdm.command("connect", "srun", "-n", "8", Sdm.mpiExample("mpi_reduce").toString()).stream()
+            .map(w -> "'" + w + "'")
+            .collect(java.util.stream.Collectors.joining(" "));
+    Files.writeString(
+        script,
+        "#!/bin/sh\n#SBATCH -N 4\n#SBATCH --ntasks-per-node=2\nexec env "
+            + PrivateDirectory.HOME_ENV
+            + "='"
+            + home
+            + "' "
+            + connect
+            + "\n");
+    ProcessBuilder sbatch =
+        new ProcessBuilder("sbatch", "--parsable", "-o", log.toString(), script.toString())
+            .redirectErrorStream(true);
+    sbatch.environment().putAll(env);
+    Process submitted = sbatch.start();
+    String job =
+        new String(submitted.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertEquals(0, submitted.waitFor(), job);
+    try {
+      Sdm.Result r =
+          Sdm.runWithEnv(
+              env,
+              "requests wait 60\naccept\nbreak combine\nrun\nwait 60\nprint mine\n"
+                  + "gdb python print('node', __import__('os').uname().nodename)\nquit\n",
+              "listen",
+              "--batch",
+              "--listen",
+              System.getenv("SDM_NODES_LOGIN") + ":0");
+      assertEquals(0, r.exitCode(), r.toString() + "\n--- the job's output\n" + read(log));
+      assertTrue(r.out().contains("session 1: 8 ranks, srun"), r.toString());
+      assertTrue(r.out().contains("[2] mine = -3"), r.toString());
+      Map<Integer, String> nodes = byRank(r.out(), "node node\\d");
+      for (int rank = 0; rank < 8; rank++) {
+        assertEquals("node node" + (rank / 2 + 1), nodes.get(rank), "rank " + rank + "\n" + r);
+      }
+    } finally {
+      slurmCommand("scancel", job);
+      for (int i = 0; i < 300 && !slurmCommand("squeue", "-h", "-j", job).isEmpty(); i++) {
+        Thread.sleep(100);
+      }
+      try (java.util.stream.Stream<Path> files = Files.walk(home)) {
+        for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(f);
+        }
+      }
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (java.io.IOException e) {
+      return "(" + e.getMessage() + ")";
+    }
+  }
+
+  /** Runs one of the test bed's helpers ({@code SDM_NODES_...}) with {@code args}; it must work. */
+  private static void helper(String variable, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(System.getenv(variable)));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), String.join(" ", command) + ": " + said);
+  }
+
+  /** The agent JVMs running in node {@code k}'s network namespace. */
+  private static List<ProcessHandle> agentsOn(int k) throws Exception {
+    Path nodes = Path.of(System.getenv(NODES));
+    String holder = Files.readString(nodes.resolve("node" + k).resolve("holder.pid")).strip();
+    Path net = Files.readSymbolicLink(Path.of("/proc", holder, "ns", "net"));
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().orElse("").contains("runtime.agent.AgentCommand"))
+        .filter(
+            p -> {
+              try {
+                return Files.readSymbolicLink(Path.of("/proc", "" + p.pid(), "ns", "net"))
+                    .equals(net);
+              } catch (java.io.IOException e) {
+                return false;
+              }
+            })
+        .toList();
+  }
+
+  /**
+   * A session of mpi_reduce on 8 ranks over the 4 nodes under srun (without Slurm's killing the job
+   * for a failed node), stopped at combine; {@code fault} is done to it there, and then ranks
+   * {@code lost} must answer lost within 30 s and the others go on answering until quit.
+   */
+  private static void survives(String fault, RankSet lost, Runnable... steps) throws Exception {
+    List<String> args = launch("debug", "srun");
+    args.add(args.indexOf("--"), "--no-kill");
+    args.add(Sdm.mpiExample("mpi_reduce").toString());
+    try (SdmConsole c = SdmConsole.start(slurm(), args)) {
+      c.type("break combine");
+      c.type("run");
+      int at = c.await("[0-7] stopped: breakpoint 1 in combine", 0, Duration.ofMinutes(2));
+      long start = System.nanoTime();
+      for (Runnable step : steps) {
+        step.run();
+      }
+      c.type("print mine");
+      c.await("[" + lost + "] error: " + Protos.RANK_LOST, at, Duration.ofSeconds(60));
+      long lostAfter = Duration.ofNanos(System.nanoTime() - start).toMillis();
+      System.out.println(
+          "SdmNodesIT: " + fault + ": ranks " + lost + " lost after " + lostAfter + " ms");
+      assertTrue(
+          lostAfter < 30_000, fault + ": the ranks were lost only after " + lostAfter + " ms");
+      // A command under way when the fault came may get "no reply" from the ranks below the lost
+      // node; the next one goes through the mended tree.
+      int again = c.out().length();
+      c.type("print mine + 100");
+      for (int rank : RankSet.all(8).minus(lost).stream().toArray()) {
+        c.await(
+            "[" + rank + "] mine + 100 = " + ((rank == 2 ? -3 : rank + 1) + 100),
+            again,
+            Duration.ofSeconds(30));
+      }
+      c.await("[" + lost + "] error: " + Protos.RANK_LOST, again, Duration.ofSeconds(10));
+      c.type("quit");
+      assertEquals(0, c.finish(Duration.ofSeconds(60)), fault + "\n" + c);
+    }
+  }
+
+  @Test
+  void anAgentKilledOnOneNodeLosesThatNodesRanksOnly() throws Exception {
+    survives(
+        "agent of node2 killed",
+        RankSet.parse("2,3"),
+        () -> {
+          try {
+            List<ProcessHandle> agents = agentsOn(2);
+            assertEquals(1, agents.size(), "node2's agents: " + agents);
+            agents.get(0).destroyForcibly();
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  @Test
+  @Disabled(
+      "open (issue #14): Pekko's split-brain resolver takes the master and node4, each unreachable"
+          + " from the other while both reach the other nodes, for indirectly connected and downs"
+          + " both, the master too: the whole session is lost (seen 2026-11-26). Needs downing"
+          + " decided by the master's own view.")
+  void theMastersRouteToOneNodeCutLosesThatNodesRanksOnly() throws Exception {
+    try {
+      survives(
+          "the login's route to node4 cut",
+          RankSet.parse("6,7"),
+          () -> {
+            try {
+              helper("SDM_NODES_ROUTE", "node4", "cut");
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          });
+    } finally {
+      helper("SDM_NODES_ROUTE", "node4", "mend");
     }
   }
 }

@@ -143,6 +143,15 @@ public final class GdbDebugger implements Debugger {
     CompletableFuture<String> ran =
         send(inferior.whole("-target-attach").param(Long.toString(pid)))
             .thenCompose(r -> cliReply("handle SIGSTOP nostop noprint nopass"))
+            // The shim stopped itself by job control, a stop that only SIGCONT ends: the process
+            // would go back to it whenever gdb lets it go (a detach, gdb's end). Ended now, the
+            // SIGCONT itself passed on unseen; it also drops the pending SIGSTOP.
+            .thenCompose(r -> cliReply("handle SIGCONT nostop noprint pass"))
+            .thenApply(
+                r -> {
+                  io.sdmfabric.gdbmi.internal.Signals.resume(pid);
+                  return r;
+                })
             .thenCompose(
                 r ->
                     atLibraries
@@ -851,6 +860,17 @@ public final class GdbDebugger implements Debugger {
     if (last) {
       driver.close();
     }
+  }
+
+  /**
+   * Ends gdb leaving the program to run on, even one sdm started or followed from its exec: for an
+   * agent cut off from its session, whose job goes on without it (killing its ranks would make
+   * their launcher end the whole job).
+   */
+  public void closeLeavingProgram() {
+    leaveRunning = true;
+    driver.leaveProgramRunning();
+    close();
   }
 
   /** Sends to gdb, unless the debugger has detached: then fails with {@link Debugger#DETACHED}. */

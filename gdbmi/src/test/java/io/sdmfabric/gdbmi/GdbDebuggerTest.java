@@ -292,7 +292,10 @@ class GdbDebuggerTest {
     get(gdb.interrupt());
     DebugEvent.Stopped stop = events.nextStop();
     assertEquals(StopReason.INTERRUPTED, stop.reason());
-    assertEquals("main", stop.frame().function());
+    // In its loop, or rarely still returning from the write of "got 10" (seen once: the output
+    // can reach the terminal before the write call returns).
+    assertTrue(
+        get(gdb.frames()).stream().anyMatch(f -> f.function().equals("main")), stop.toString());
   }
 
   @Test

@@ -408,4 +408,27 @@ class SharedGdbTest {
       assertEquals(0, events.get(r).nextExit().code(), "rank " + r);
     }
   }
+
+  @Test
+  void ranksAttachedAtTheirExecAreLeftRunningWhenTheirDebuggersCloseLeavingThem() throws Exception {
+    // An agent cut off from its session leaves its ranks to their launcher.
+    gdb = SharedGdb.start(GdbOptions.defaults());
+    String program = TestPrograms.get("values").toString();
+    List<Process> shims = new ArrayList<>();
+    for (int r = 0; r < 2; r++) {
+      Process shim = stoppedBeforeExec(program);
+      shims.add(shim);
+      GdbDebugger rank = addRank();
+      get(rank.attachAtExec(shim.pid(), java.nio.file.Path.of(program)));
+      get(rank.insertBreakpoint(BreakpointSpec.at("square")));
+      get(rank.run());
+      assertEquals("square", events.get(r).nextStop().frame().function());
+    }
+    ranks.parallelStream().forEach(GdbDebugger::closeLeavingProgram);
+    ranks.clear();
+    for (Process shim : shims) {
+      assertTrue(shim.waitFor(20, TimeUnit.SECONDS), "the program runs on to its end");
+      assertEquals(0, shim.exitValue());
+    }
+  }
 }

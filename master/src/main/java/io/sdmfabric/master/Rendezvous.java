@@ -430,10 +430,12 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   private Behavior<Command> onRepair(Repair r) {
     List<Integer> dead = new ArrayList<>();
     RankSet.Builder deadRanks = RankSet.builder();
+    Set<String> where = new TreeSet<>();
     for (int node = 1; node < nodes.size(); node++) {
       if (stopped.contains(nodes.get(node))) {
         dead.add(node);
         deadRanks.addAll(ranks.get(node));
+        nodes.get(node).path().address().getHost().ifPresent(where::add);
       }
     }
     stopped.clear();
@@ -444,7 +446,14 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     lost = lost.union(newlyLost);
     getContext()
         .getLog()
-        .warn("ranks {} lost: their servers stopped; the tree is rewired around them", newlyLost);
+        .warn(
+            "ranks {} lost: their servers stopped{}; the tree is rewired around them",
+            newlyLost,
+            where.isEmpty()
+                ? ""
+                : " (at "
+                    + String.join(", ", where)
+                    + ": the agent ended, or its node stopped answering)");
     for (int node : dead) {
       nodes.set(node, standIn("lost-" + node, UnavailableRanks.lost()));
     }

@@ -5,9 +5,9 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 
 /**
- * The few C library calls a pseudo-terminal needs. Calls that fail throw {@link LastErrorException}
- * with errno. {@code size_t}/{@code ssize_t} are Java {@code long}: the fabric runs on 64-bit Linux
- * only.
+ * The few C library calls a pseudo-terminal and {@link Signals} need. Calls that fail throw {@link
+ * LastErrorException} with errno. {@code size_t}/{@code ssize_t} are Java {@code long}: the fabric
+ * runs on 64-bit Linux only.
  */
 interface LibC extends Library {
   LibC INSTANCE = Native.load("c", LibC.class);
@@ -38,4 +38,6 @@ interface LibC extends Library {
   int tcgetattr(int fd, byte[] termios) throws LastErrorException;
 
   int tcsetattr(int fd, int optionalActions, byte[] termios) throws LastErrorException;
+
+  int kill(int pid, int sig) throws LastErrorException;
 }
