@@ -164,6 +164,15 @@ SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.log
+$(_cluster_conf_policy)
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$SDM_CLUSTER_CPUS State=UNKNOWN
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+}
+
+# The lines of slurm.conf that say how jobs run, shared with dev/lib/nodes.sh's cluster.
+_cluster_conf_policy() {
+  cat <<EOF
 SlurmctldDebug=info
 SlurmdDebug=info
 ProctrackType=proctrack/linuxproc
@@ -180,8 +189,6 @@ ReturnToService=2
 KillWait=2
 MailProg=/bin/true
 InactiveLimit=0
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$SDM_CLUSTER_CPUS State=UNKNOWN
-PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 }
 

@@ -255,23 +255,8 @@ SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/spool/slurmd.%n.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.%n.log
-SlurmctldDebug=info
-SlurmdDebug=info
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SlurmdParameters=config_overrides
-MpiDefault=pmix
-SwitchType=switch/none
-JobCompType=jobcomp/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-ReturnToService=2
 SlurmdTimeout=30
-KillWait=2
-MailProg=/bin/true
-InactiveLimit=0
+$(_cluster_conf_policy)
 EOF
   while read -r host addr k; do
     printf 'NodeName=%s NodeAddr=%s CPUs=%s State=UNKNOWN\n' "$host" "$addr" "$SDM_NODES_CPUS"

@@ -1,5 +1,6 @@
 package io.sdmfabric.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -187,6 +188,31 @@ final class Sdm {
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
     }
+  }
+
+  /**
+   * Submits a Slurm batch job that runs {@code sdm ARGS}: its script {@code dir/job.sh} holds the
+   * {@code #SBATCH} lines {@code directives}, its output goes to {@code dir/job.out}, and sbatch
+   * (and so the job) gets {@code env} too. Returns the job's id.
+   */
+  static String sbatch(Map<String, String> env, Path dir, List<String> directives, String... args)
+      throws Exception {
+    StringBuilder script = new StringBuilder("#!/bin/sh\n");
+    directives.forEach(d -> script.append("#SBATCH ").append(d).append('\n'));
+    script.append("exec");
+    command(args).forEach(w -> script.append(" '").append(w).append('\''));
+    Path file = dir.resolve("job.sh");
+    Files.writeString(file, script.append('\n').toString());
+    ProcessBuilder sbatch =
+        new ProcessBuilder(
+                "sbatch", "--parsable", "-o", dir.resolve("job.out").toString(), file.toString())
+            .redirectErrorStream(true);
+    sbatch.environment().putAll(env);
+    Process submitted = sbatch.start();
+    String job =
+        new String(submitted.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertEquals(0, submitted.waitFor(), job);
+    return job;
   }
 
   /** Runs {@code sdm ARGS} with more environment variables. */

@@ -13,7 +13,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -163,20 +162,16 @@ class SdmConnectIT {
     assumeTrue(Sdm.works("mpicc", "--version"), "mpicc is not installed");
     Map<String, String> env = env();
     Path log = tmp.resolve("job.out");
-    Path script = tmp.resolve("job.sh");
-    String connect =
-        Sdm.command("connect", "srun", "-n", "4", Sdm.mpiExample("mpi_reduce").toString()).stream()
-            .map(w -> "'" + w + "'")
-            .collect(Collectors.joining(" "));
-    Files.writeString(script, "#!/bin/sh\n#SBATCH -n 4\nexec " + connect + "\n");
-    ProcessBuilder sbatch =
-        new ProcessBuilder("sbatch", "--parsable", "-o", log.toString(), script.toString())
-            .redirectErrorStream(true);
-    sbatch.environment().putAll(env);
-    Process submitted = sbatch.start();
     String job =
-        new String(submitted.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-    assertEquals(0, submitted.waitFor(), job);
+        Sdm.sbatch(
+            env,
+            tmp,
+            List.of("-n 4"),
+            "connect",
+            "srun",
+            "-n",
+            "4",
+            Sdm.mpiExample("mpi_reduce").toString());
     try {
       Sdm.Result r =
           Sdm.runWithEnv(

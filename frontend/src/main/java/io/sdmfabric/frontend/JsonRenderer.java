@@ -85,7 +85,7 @@ public final class JsonRenderer implements Renderer {
     } else if (b.hasError()) {
       emit(event("error", ranks, "message", b.getError().getMessage()));
     } else if (b.hasLost()) {
-      emit(event("error", ranks, "message", Protos.RANK_LOST));
+      emit(event("error", ranks, "message", Protos.lostText(b.getLost())));
     } else if (b.hasDebuggerEnded()) {
       emit(event("debugger-ended", ranks, "message", b.getDebuggerEnded().getReason()));
     }

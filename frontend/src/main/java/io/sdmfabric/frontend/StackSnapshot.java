@@ -61,7 +61,7 @@ public record StackSnapshot(StackTree tree, List<ProcessTable.Row> others) {
         throw new LoadFailed(r.ranks(), r.body().getError().getMessage());
       }
       if (r.body().hasLost()) {
-        throw new LoadFailed(r.ranks(), Protos.RANK_LOST);
+        throw new LoadFailed(r.ranks(), Protos.lostText(r.body().getLost()));
       }
     }
     table.markRunning(all);

@@ -177,7 +177,7 @@ public final class TextRenderer implements Renderer {
     } else if (b.hasError()) {
       lines(ranks + "error: ", b.getError().getMessage());
     } else if (b.hasLost()) {
-      line(ranks + "error: " + Protos.RANK_LOST);
+      line(ranks + "error: " + Protos.lostText(b.getLost()));
     } else if (b.hasDebuggerEnded()) {
       lines(ranks + "error: ", b.getDebuggerEnded().getReason());
     }

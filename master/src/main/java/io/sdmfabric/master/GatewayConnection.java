@@ -217,7 +217,7 @@ public final class GatewayConnection extends AbstractBehavior<GatewayConnection.
     } else if (e instanceof SessionEvent.Unsolicited u) {
       event(u.ranks(), u.body());
     } else if (e instanceof SessionEvent.RanksLost l) {
-      event(l.ranks(), Protos.rankLost());
+      event(l.ranks(), l.body());
     }
     return this;
   }

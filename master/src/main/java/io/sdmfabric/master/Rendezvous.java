@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -429,13 +430,13 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
   private Behavior<Command> onRepair(Repair r) {
     List<Integer> dead = new ArrayList<>();
+    Map<Integer, String> reasons = new HashMap<>();
     RankSet.Builder deadRanks = RankSet.builder();
-    Set<String> where = new TreeSet<>();
     for (int node = 1; node < nodes.size(); node++) {
       if (stopped.contains(nodes.get(node))) {
         dead.add(node);
         deadRanks.addAll(ranks.get(node));
-        nodes.get(node).path().address().getHost().ifPresent(where::add);
+        reasons.put(node, Protos.lostReason(nodes.get(node).path().address().getHost()));
       }
     }
     stopped.clear();
@@ -444,18 +445,14 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
       return this;
     }
     lost = lost.union(newlyLost);
-    getContext()
-        .getLog()
-        .warn(
-            "ranks {} lost: their servers stopped{}; the tree is rewired around them",
-            newlyLost,
-            where.isEmpty()
-                ? ""
-                : " (at "
-                    + String.join(", ", where)
-                    + ": the agent ended, or its node stopped answering)");
     for (int node : dead) {
-      nodes.set(node, standIn("lost-" + node, UnavailableRanks.lost()));
+      getContext()
+          .getLog()
+          .warn(
+              "ranks {} lost: their servers stopped {}; the tree is rewired around them",
+              ranks.get(node),
+              reasons.get(node));
+      nodes.set(node, standIn("lost-" + node, UnavailableRanks.lost(reasons.get(node))));
     }
     // The stand-ins take the dead nodes' places; their neighbours learn of them.
     Set<Integer> neighbours = new TreeSet<>();
@@ -470,7 +467,9 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
           .get(node)
           .tell(new ServerNode.Rewire(nodes.get(node), parent(node), children(node), lost));
     }
-    rootParent.tell(new ServerNode.RanksLost(newlyLost));
+    for (int node : dead) {
+      rootParent.tell(new ServerNode.RanksLost(ranks.get(node), reasons.get(node)));
+    }
     return this;
   }
 

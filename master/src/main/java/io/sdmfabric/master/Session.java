@@ -15,7 +15,9 @@ import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.IntFunction;
@@ -97,7 +99,10 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final ActorRef<ServerNode.Command> root;
   private final CommandTracker tracker = new CommandTracker();
   private final List<ActorRef<SessionEvent>> subscribers = new ArrayList<>();
-  private final EventBody lostBody = Protos.rankLost();
+
+  /** The answer of each group of lost ranks, which says why they were lost. */
+  private final Map<EventBody, RankSet> lostBodies = new HashMap<>();
+
   private long nextId = 1;
   private RankSet lost = RankSet.empty();
   private Optional<RankSet> treeReady = Optional.empty();
@@ -238,9 +243,14 @@ public final class Session extends AbstractBehavior<Session.Command> {
       tellDueStops(System.nanoTime());
     }
     root.tell(new ServerNode.Execute(id, dest, submit.timeout().toMillis(), submit.body()));
-    RankSet alreadyLost = dest.intersect(lost);
-    if (!alreadyLost.isEmpty()) {
-      tracker.reply(id, alreadyLost, lostBody);
+    if (dest.intersects(lost)) {
+      lostBodies.forEach(
+          (body, ranks) -> {
+            RankSet alreadyLost = dest.intersect(ranks);
+            if (!alreadyLost.isEmpty()) {
+              tracker.reply(id, alreadyLost, body);
+            }
+          });
     }
     return this;
   }
@@ -292,10 +302,12 @@ public final class Session extends AbstractBehavior<Session.Command> {
       tellDueStops(now);
     } else if (up instanceof ServerNode.RanksLost ranksLost) {
       lost = lost.union(ranksLost.ranks());
+      EventBody lostBody = Protos.rankLost(ranksLost.reason());
+      lostBodies.merge(lostBody, ranksLost.ranks(), RankSet::union);
       tracker.lose(ranksLost.ranks(), lostBody);
       gatherings.forEach(g -> g.forget(ranksLost.ranks()));
       tellDueStops(System.nanoTime());
-      publish(new SessionEvent.RanksLost(ranksLost.ranks()));
+      publish(new SessionEvent.RanksLost(ranksLost.ranks(), lostBody));
     }
     return this;
   }

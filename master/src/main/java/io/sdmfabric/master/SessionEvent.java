@@ -64,10 +64,14 @@ public sealed interface SessionEvent extends NoSerializationVerificationNeeded
     }
   }
 
-  /** Ranks whose servers are gone; their pending replies have become {@code lost} replies. */
-  record RanksLost(RankSet ranks) implements SessionEvent {
+  /**
+   * Ranks whose servers are gone; their pending replies have become {@code lost} replies, {@code
+   * body} (a {@link io.sdmfabric.wire.Protos#rankLost(String)} with the reason).
+   */
+  record RanksLost(RankSet ranks, io.sdmfabric.wire.proto.EventBody body) implements SessionEvent {
     public RanksLost {
       Objects.requireNonNull(ranks, "ranks");
+      Objects.requireNonNull(body, "body");
     }
   }
 }

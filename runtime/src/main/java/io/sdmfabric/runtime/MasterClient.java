@@ -3,7 +3,6 @@ package io.sdmfabric.runtime;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.master.SessionEvent;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.time.Duration;
@@ -53,7 +52,7 @@ final class MasterClient {
         .onMessage(
             SessionEvent.RanksLost.class,
             l -> {
-              deliver(new RankReply(l.ranks(), Protos.rankLost()));
+              deliver(new RankReply(l.ranks(), l.body()));
               return Behaviors.same();
             })
         .onMessage(

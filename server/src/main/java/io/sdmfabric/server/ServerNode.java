@@ -149,10 +149,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     }
   }
 
-  /** Ranks whose servers are gone. */
-  public record RanksLost(RankSet ranks) implements Up {
+  /** Ranks whose servers are gone, and why ({@link Protos#lostReason}; empty: not known). */
+  public record RanksLost(RankSet ranks, String reason) implements Up {
     public RanksLost {
       Objects.requireNonNull(ranks, "ranks");
+      Objects.requireNonNull(reason, "reason");
     }
   }
 
@@ -591,9 +592,10 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     children = rest.toArray(NO_CHILDREN);
     RankSet ranks = child.ranks();
     lost = lost.union(ranks);
-    context.getLog().warn("ranks {} lost: their server stopped", ranks);
+    String reason = Protos.lostReason(child.ref().path().address().getHost());
+    context.getLog().warn("ranks {} lost: their server stopped {}", ranks, reason);
     if (pending != null) {
-      byte[] body = lostBody();
+      byte[] body = CanonicalBytes.of(Protos.rankLost(reason));
       for (Map.Entry<Long, Pending> e : new ArrayList<>(pending.entrySet())) {
         Pending p = e.getValue();
         RankSet owed = p.dest.intersect(ranks).minus(p.merger.ranks());
@@ -602,7 +604,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
         }
       }
     }
-    send(parent, new RanksLost(ranks));
+    send(parent, new RanksLost(ranks, reason));
   }
 
   private void onRewire(Rewire rewire) {

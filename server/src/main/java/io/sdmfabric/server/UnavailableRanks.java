@@ -24,7 +24,12 @@ public final class UnavailableRanks implements NodeBackend {
 
   /** The stand-in of ranks whose server is gone: they answer {@link Protos#rankLost()}. */
   public static UnavailableRanks lost() {
-    return new UnavailableRanks(ReplyBody.of(Protos.rankLost()));
+    return lost("");
+  }
+
+  /** The stand-in of ranks whose server is gone, saying why ({@link Protos#lostReason}). */
+  public static UnavailableRanks lost(String reason) {
+    return new UnavailableRanks(ReplyBody.of(Protos.rankLost(reason)));
   }
 
   @Override

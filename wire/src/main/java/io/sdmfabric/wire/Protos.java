@@ -719,6 +719,29 @@ public final class Protos {
     return EventBody.newBuilder().setLost(RankLostEvent.getDefaultInstance()).build();
   }
 
+  /** {@link #rankLost()} saying why ({@code reason}; empty: no reason known). */
+  public static EventBody rankLost(String reason) {
+    return EventBody.newBuilder().setLost(RankLostEvent.newBuilder().setReason(reason)).build();
+  }
+
+  /** What front-ends say of a lost rank: {@value #RANK_LOST}, and the reason when there is one. */
+  public static String lostText(RankLostEvent lost) {
+    return lost.getReason().isEmpty() ? RANK_LOST : RANK_LOST + ": " + lost.getReason();
+  }
+
+  /**
+   * Why ranks are lost whose server was the actor at {@code address} (a Pekko address, {@code
+   * pekko://sdm@HOST:PORT}): the node at HOST; no reason for one in this JVM, which has no host.
+   */
+  public static String lostReason(java.util.Optional<String> host) {
+    return host.map(
+            h ->
+                "the server of their node at "
+                    + h
+                    + " stopped (its agent ended, or the node stopped answering)")
+        .orElse("");
+  }
+
   /** The reply of a debugger that detached from its process and left it running. */
   public static EventBody detached() {
     return EventBody.newBuilder().setDetached(Empty.getDefaultInstance()).build();

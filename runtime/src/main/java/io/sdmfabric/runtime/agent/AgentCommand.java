@@ -245,9 +245,9 @@ public final class AgentCommand implements Callable<Integer> {
   }
 
   /**
-   * Whether this member, as its cluster ends, had lost every other one, the master and at least one
-   * other agent: its own network failed (rather than the master alone, which ended or crashed: then
-   * the job ends with this agent).
+   * Whether this member, in cluster state {@code state}, has lost every other one, the master and
+   * at least one other agent: its own network failed (rather than the master alone, which ended or
+   * crashed: then the job ends with this agent).
    */
   static boolean cutOff(ClusterEvent.CurrentClusterState state, Member self) {
     List<Member> others =

@@ -111,7 +111,11 @@ public final class FabricSerializer extends SealingSerializer {
           .build()
           .toByteArray();
     } else if (o instanceof ServerNode.RanksLost l) {
-      return RanksLostProto.newBuilder().setRanks(ranks(l.ranks())).build().toByteArray();
+      return RanksLostProto.newBuilder()
+          .setRanks(ranks(l.ranks()))
+          .setReason(l.reason())
+          .build()
+          .toByteArray();
     }
     throw new IllegalArgumentException("not a message of the tree: " + o.getClass());
   }
@@ -153,7 +157,8 @@ public final class FabricSerializer extends SealingSerializer {
             return new ServerNode.Events(groupsFrom(e.getGroupsList()), e.getHeldMs());
           }
         case LOST:
-          return new ServerNode.RanksLost(ranks(RanksLostProto.parseFrom(bytes).getRanks()));
+          RanksLostProto lost = RanksLostProto.parseFrom(bytes);
+          return new ServerNode.RanksLost(ranks(lost.getRanks()), lost.getReason());
         default:
           throw new NotSerializableException("unknown manifest of a tree message: " + manifest);
       }
