@@ -449,9 +449,9 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
       getContext()
           .getLog()
           .warn(
-              "ranks {} lost: their servers stopped {}; the tree is rewired around them",
+              "ranks {} lost: {}; the tree is rewired around them",
               ranks.get(node),
-              reasons.get(node));
+              reasons.get(node).isEmpty() ? "their server stopped" : reasons.get(node));
       nodes.set(node, standIn("lost-" + node, UnavailableRanks.lost(reasons.get(node))));
     }
     // The stand-ins take the dead nodes' places; their neighbours learn of them.

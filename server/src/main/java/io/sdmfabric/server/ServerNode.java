@@ -593,7 +593,9 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     RankSet ranks = child.ranks();
     lost = lost.union(ranks);
     String reason = Protos.lostReason(child.ref().path().address().getHost());
-    context.getLog().warn("ranks {} lost: their server stopped {}", ranks, reason);
+    context
+        .getLog()
+        .warn("ranks {} lost: {}", ranks, reason.isEmpty() ? "their server stopped" : reason);
     if (pending != null) {
       byte[] body = CanonicalBytes.of(Protos.rankLost(reason));
       for (Map.Entry<Long, Pending> e : new ArrayList<>(pending.entrySet())) {
