@@ -156,17 +156,6 @@ class SdmNodesIT {
     assertTrue(r.out().contains("running"), r.toString());
   }
 
-  /** Runs the test bed's {@code link HOST down|up}: cuts or mends the node's network. */
-  private static void link(String host, String state) throws Exception {
-    Process p =
-        new ProcessBuilder(System.getenv("SDM_NODES_LINK"), host, state)
-            .redirectErrorStream(true)
-            .start();
-    String said =
-        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertEquals(0, p.waitFor(), "link " + host + " " + state + ": " + said);
-  }
-
   @Test
   void aNodeCutOffLosesExactlyItsRanksWhileTheOthersAnswerAndTheSessionEndsCleanly()
       throws Exception {
@@ -179,7 +168,7 @@ class SdmNodesIT {
       c.type("break combine");
       c.type("run");
       int at = c.await("[0-7] stopped: breakpoint 1 in combine", 0, Duration.ofMinutes(2));
-      link("node3", "down");
+      helper("SDM_NODES_LINK", "node3", "down");
       try {
         long cut = System.nanoTime();
         c.type("print mine");
@@ -194,7 +183,7 @@ class SdmNodesIT {
         c.type("print mine + 100");
         at = c.await("[7] mine + 100 = 108", at, Duration.ofSeconds(30));
       } finally {
-        link("node3", "up");
+        helper("SDM_NODES_LINK", "node3", "up");
       }
       // The node's return does not bring its ranks back. The launcher may end the job then
       // (srun here, in most runs, reported node3's tasks killed and aborted the step; who killed

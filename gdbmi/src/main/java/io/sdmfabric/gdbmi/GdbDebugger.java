@@ -1,5 +1,6 @@
 package io.sdmfabric.gdbmi;
 
+import io.sdmfabric.gdbmi.internal.Signals;
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.DebugEvent;
@@ -149,7 +150,7 @@ public final class GdbDebugger implements Debugger {
             .thenCompose(r -> cliReply("handle SIGCONT nostop noprint pass"))
             .thenApply(
                 r -> {
-                  io.sdmfabric.gdbmi.internal.Signals.resume(pid);
+                  Signals.resume(pid);
                   return r;
                 })
             .thenCompose(
