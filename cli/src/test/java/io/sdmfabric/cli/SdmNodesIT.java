@@ -22,7 +22,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -462,11 +461,6 @@ class SdmNodesIT {
   }
 
   @Test
-  @Disabled(
-      "open (issue #14): Pekko's split-brain resolver takes the master and node4, each unreachable"
-          + " from the other while both reach the other nodes, for indirectly connected and downs"
-          + " both, the master too: the whole session is lost (seen 2026-11-26). Needs downing"
-          + " decided by the master's own view.")
   void theMastersRouteToOneNodeCutLosesThatNodesRanksOnly() throws Exception {
     try {
       survives(

@@ -10,8 +10,9 @@ import io.sdmfabric.wire.SessionSecret;
 /**
  * The Pekko settings of a distributed session's JVMs: Artery over TLS (the default), Aeron UDP with
  * sealed messages, or plain TCP for trusted test networks, on a loopback or given host, cluster
- * membership with the split-brain resolver (the oldest node, the master, stays), and failure
- * detection quick enough that a dead agent's ranks are reported lost in seconds.
+ * membership with sdm's own downing ({@link DowningRule}: the master downs what it cannot reach, an
+ * agent itself when it cannot reach the master), and failure detection quick enough that a dead
+ * agent's ranks are reported lost in seconds.
  */
 public final class ClusterSettings {
   /** The actor system name every JVM of a session uses. */
@@ -181,10 +182,11 @@ public final class ClusterSettings {
                     + "\"",
                 "pekko.remote.artery.canonical.hostname = \"" + host + "\"",
                 "pekko.remote.artery.canonical.port = " + port,
-                "pekko.cluster.downing-provider-class ="
-                    + " \"org.apache.pekko.cluster.sbr.SplitBrainResolverProvider\"",
-                "pekko.cluster.split-brain-resolver.active-strategy = keep-oldest",
-                "pekko.cluster.split-brain-resolver.stable-after = 3s",
+                "pekko.cluster.downing-provider-class = \""
+                    + SessionDowningProvider.class.getName()
+                    + "\"",
+                "sdm.downing.stable-after = 3s",
+                "sdm.downing.master-lost-after = 10s",
                 "pekko.cluster.failure-detector.acceptable-heartbeat-pause = 3s",
                 "pekko.cluster.jmx.enabled = off",
                 "pekko.cluster.log-info = off",

@@ -25,16 +25,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.AddressFromURIString;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.cluster.ClusterEvent;
-import org.apache.pekko.cluster.Member;
-import org.apache.pekko.cluster.MemberStatus;
-import org.apache.pekko.cluster.typed.Cluster;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -191,15 +187,16 @@ public final class AgentCommand implements Callable<Integer> {
                 agent -> ranks.start().accept(agent, cache)),
             ClusterSettings.SYSTEM,
             settings);
-    AtomicBoolean cutOff = watchForCutOff(system);
     // The agent lives as long as its cluster membership: it ends when the master does.
     system.getWhenTerminated().toCompletableFuture().get();
     ranks.stop().run();
-    if (cutOff.get()) {
-      // This node lost the master and every other node at once: its network failed, and the job
-      // goes on elsewhere. Its ranks are lost to the session; killing them would make their
-      // launcher end the whole job, so they are left to it, running.
-      err.println("sdm agent: cut off from the session; this node's ranks are left running");
+    if (downed(system)) {
+      // The master downed this node (it could not reach it), or this node could not reach the
+      // master (its network failed, or the master is gone): the job may go on elsewhere, and
+      // killing the ranks would make their launcher end all of it. They are left to it, running.
+      err.println(
+          "sdm agent: out of the session (the master and this node lost each other);"
+              + " this node's ranks are left running");
       gdbs.parallelStream().forEach(GdbDebugger::closeLeavingProgram);
     } else {
       // Each ends its program, or detaches from one it attached to running.
@@ -211,50 +208,12 @@ public final class AgentCommand implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * Whether this member is cut off ({@link #cutOff(ClusterEvent.CurrentClusterState, Member)}), as
-   * last seen while it was up: a daemon thread looks every 250 ms, since once this member is down
-   * its view of the others no longer says why.
-   */
-  private static AtomicBoolean watchForCutOff(ActorSystem<?> system) {
-    AtomicBoolean cutOff = new AtomicBoolean();
-    Cluster cluster = Cluster.get(system);
-    Thread watch =
-        new Thread(
-            () -> {
-              boolean wasUp = false;
-              while (!system.whenTerminated().isCompleted()) {
-                Member self = cluster.selfMember();
-                if (self.status() == MemberStatus.up()) {
-                  wasUp = true;
-                  cutOff.set(cutOff(cluster.state(), self));
-                } else if (wasUp) {
-                  return; // down or leaving: what was seen last, while up, stands
-                }
-                try {
-                  Thread.sleep(250);
-                } catch (InterruptedException e) {
-                  return;
-                }
-              }
-            },
-            "sdm-agent-cut-off-watch");
-    watch.setDaemon(true);
-    watch.start();
-    return cutOff;
-  }
-
-  /**
-   * Whether this member, in cluster state {@code state}, has lost every other one, the master and
-   * at least one other agent: its own network failed (rather than the master alone, which ended or
-   * crashed: then the job ends with this agent).
-   */
-  static boolean cutOff(ClusterEvent.CurrentClusterState state, Member self) {
-    List<Member> others =
-        java.util.stream.StreamSupport.stream(state.getMembers().spliterator(), false)
-            .filter(m -> !m.equals(self))
-            .toList();
-    return others.size() >= 2 && state.getUnreachable().containsAll(others);
+  /** Whether {@code system} ended because this member was downed ({@code SessionDowning}). */
+  private static boolean downed(ActorSystem<?> system) {
+    return CoordinatedShutdown.get(system)
+        .getShutdownReason()
+        .filter(CoordinatedShutdown.clusterDowningReason()::equals)
+        .isPresent();
   }
 
   /** Where this agent's ranks come from, as its mode says. */

@@ -1,0 +1,105 @@
+package io.sdmfabric.runtime;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Down;
+
+/**
+ * Downs members of a session's cluster by {@link DowningRule}, on every member: it looks at the
+ * cluster's state a few times a second, keeps since when each member has been unreachable, and
+ * downs what the rule says. The master is the oldest member (it forms the cluster; the agents join
+ * it), remembered from the first time this member is up, so that an agent never takes another agent
+ * for the master once the master has left.
+ */
+final class SessionDowning extends AbstractBehavior<SessionDowning.Tick> {
+  /** Time to look at the cluster again. */
+  enum Tick {
+    INSTANCE
+  }
+
+  private static final Duration LOOK_EVERY = Duration.ofMillis(250);
+
+  private final DowningRule rule;
+  private final Cluster cluster;
+  private final Map<Address, Long> unreachableSince = new HashMap<>();
+  private Address master;
+
+  private SessionDowning(ActorContext<Tick> context, DowningRule rule) {
+    super(context);
+    this.rule = rule;
+    this.cluster = Cluster.get(context.getSystem());
+  }
+
+  /** Downing by {@code rule} for this actor's cluster. */
+  static Behavior<Tick> create(DowningRule rule) {
+    return Behaviors.withTimers(
+        timers -> {
+          timers.startTimerWithFixedDelay(Tick.INSTANCE, LOOK_EVERY);
+          return Behaviors.setup(context -> new SessionDowning(context, rule));
+        });
+  }
+
+  @Override
+  public Receive<Tick> createReceive() {
+    return newReceiveBuilder().onMessage(Tick.class, t -> onTick()).build();
+  }
+
+  private Behavior<Tick> onTick() {
+    ClusterEvent.CurrentClusterState state = cluster.state();
+    long now = System.nanoTime();
+    Set<Address> unreachable =
+        state.getUnreachable().stream().map(Member::address).collect(Collectors.toSet());
+    unreachableSince.keySet().retainAll(unreachable);
+    unreachable.forEach(a -> unreachableSince.putIfAbsent(a, now));
+
+    Member self = cluster.selfMember();
+    if (self.status() != MemberStatus.up()) {
+      return this; // joining: no master known yet; leaving or down: nothing left to decide
+    }
+    if (master == null) {
+      master =
+          StreamSupport.stream(state.getMembers().spliterator(), false)
+              .filter(m -> m.status() == MemberStatus.up())
+              .reduce((a, b) -> a.isOlderThan(b) ? a : b)
+              .map(Member::address)
+              .orElse(null);
+    }
+    if (master == null) {
+      return this;
+    }
+    Map<Address, Duration> unreachableFor = new HashMap<>();
+    unreachableSince.forEach((a, since) -> unreachableFor.put(a, Duration.ofNanos(now - since)));
+    for (Address down : rule.toDown(self.address(), master, unreachableFor)) {
+      if (!downable(state, down)) {
+        continue;
+      }
+      if (down.equals(self.address())) {
+        getContext().getLog().info("leaving the session: the master at {} is unreachable", master);
+      } else {
+        getContext().getLog().info("downing {}: unreachable", down);
+      }
+      cluster.manager().tell(new Down(down));
+    }
+    return this;
+  }
+
+  /** Whether {@code address} is a member not yet down. */
+  private static boolean downable(ClusterEvent.CurrentClusterState state, Address address) {
+    return StreamSupport.stream(state.getMembers().spliterator(), false)
+        .anyMatch(m -> m.address().equals(address) && m.status() != MemberStatus.down());
+  }
+}
