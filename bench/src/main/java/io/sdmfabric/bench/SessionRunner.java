@@ -34,7 +34,11 @@ import java.util.concurrent.TimeUnit;
  * ({@code examples/NAME.c}, built with mpicc when NAME starts with {@code mpi_}), {@code --break
  * FUNCTION}, {@code --print EXPRESSION}, with {@code --ranks} and {@code --reps}. The launchers are
  * interleaved per N (and the gdb sharings per launcher) so that they are compared in the same
- * conditions.
+ * conditions. A launcher may carry its options ({@code --launcher "srun -N 4
+ * --ntasks-per-node=8,srun -N 1 --overcommit"}). With {@code $SDM_MESSAGE_COUNTS} set (a directory
+ * every node sees; {@link MessageCounts}), a second line per run gives the session's messages and
+ * bytes that crossed node boundaries per bt and per print, beside the floor of one message each way
+ * per tree edge between JVMs (one per agent).
  */
 public final class SessionRunner {
   private SessionRunner() {}
@@ -103,9 +107,15 @@ public final class SessionRunner {
                 "-n",
                 Integer.toString(n)));
     if (!launcher.equals("embedded")) {
-      command.addAll(List.of("--launcher", launcher, "--"));
+      // A launcher may come with its options: "srun -N 4 --ntasks-per-node=8".
+      List<String> words = List.of(launcher.split(" "));
+      command.addAll(List.of("--launcher", words.get(0)));
+      command.addAll(words.subList(1, words.size()));
+      command.add("--");
     }
     command.add(work.program().toString());
+    Path counts = MessageCounts.directory();
+    int jvmsBefore = counts == null ? 0 : MessageCounts.read(counts).jvms();
     long start = System.nanoTime();
     Process sdm =
         new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
@@ -138,8 +148,11 @@ public final class SessionRunner {
         }
       }
       double launchMs = (System.nanoTime() - start) / 1e6;
+      MessageCounts before = counts == null ? null : MessageCounts.settled(counts);
       double[] bt = roundTrips(in, lines, "bt", reps);
+      MessageCounts afterBt = counts == null ? null : MessageCounts.settled(counts);
       double[] print = roundTrips(in, lines, "print " + work.print(), reps);
+      MessageCounts afterPrint = counts == null ? null : MessageCounts.settled(counts);
       long quitStart = System.nanoTime();
       send(in, "quit\n");
       if (!sdm.waitFor(60, TimeUnit.SECONDS)) {
@@ -163,6 +176,22 @@ public final class SessionRunner {
           quitMs,
           rss.peakTotal() / (1024 * 1024),
           rss.peakDebugger() / (1024.0 * 1024) / n);
+      if (counts != null) {
+        // Each agent's server has its parent in another JVM: one tree edge across nodes.
+        int agents = afterPrint.jvms() - jvmsBefore - 1;
+        MessageCounts btCost = afterBt.minus(before);
+        MessageCounts printCost = afterPrint.minus(afterBt);
+        System.out.printf(
+            Locale.ROOT,
+            "  agents=%d floor_msgs_per_cmd=%d bt_msgs_per_cmd=%.1f bt_bytes_per_cmd=%.0f"
+                + " print_msgs_per_cmd=%.1f print_bytes_per_cmd=%.0f%n",
+            agents,
+            2 * agents,
+            btCost.messages() / (double) reps,
+            btCost.bytes() / (double) reps,
+            printCost.messages() / (double) reps,
+            printCost.bytes() / (double) reps);
+      }
     } finally {
       sdm.destroyForcibly();
       rss.stop();

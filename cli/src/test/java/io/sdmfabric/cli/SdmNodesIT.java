@@ -233,74 +233,87 @@ class SdmNodesIT {
     return out.strip();
   }
 
-  @Test
-  void aRunningJobOnFourNodesIsAttachedByItsSlurmStepAndLeftToFinish() throws Exception {
-    String name = "sdm-nodes-it-" + ProcessHandle.current().pid();
-    ProcessBuilder b =
-        new ProcessBuilder(
-                "srun",
-                "-N",
-                "4",
-                "--ntasks-per-node=2",
-                "--job-name=" + name,
-                Sdm.mpiExample("mpi_iterate").toString(),
-                "400")
-            .redirectErrorStream(true);
-    b.environment().putAll(slurm());
-    Process job = b.start();
-    StringBuffer output = new StringBuffer();
-    Thread reader =
-        new Thread(
-            () -> {
-              try {
-                job.getInputStream()
-                    .transferTo(
-                        new java.io.OutputStream() {
-                          @Override
-                          public void write(int c) {
-                            output.append((char) c);
-                          }
-                        });
-              } catch (java.io.IOException e) {
-                // The job ended.
-              }
-            });
-    reader.setDaemon(true);
-    reader.start();
-    try {
+  /**
+   * A job of mpi_iterate started under srun without sdm ({@code srunOptions} place it), iterating;
+   * closing it cancels what is left of it.
+   */
+  private static final class RunningJob implements AutoCloseable {
+    final String name = "sdm-nodes-it-" + ProcessHandle.current().pid();
+    private final Process job;
+    private final StringBuffer output = new StringBuffer();
+
+    RunningJob(String... srunOptions) throws Exception {
+      List<String> command = new ArrayList<>(List.of("srun", "--job-name=" + name));
+      command.addAll(List.of(srunOptions));
+      command.addAll(List.of(Sdm.mpiExample("mpi_iterate").toString(), "400"));
+      ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
+      b.environment().putAll(slurm());
+      job = b.start();
+      Thread reader =
+          new Thread(
+              () -> {
+                try {
+                  job.getInputStream()
+                      .transferTo(
+                          new java.io.OutputStream() {
+                            @Override
+                            public void write(int c) {
+                              output.append((char) c);
+                            }
+                          });
+                } catch (java.io.IOException e) {
+                  // The job ended.
+                }
+              });
+      reader.setDaemon(true);
+      reader.start();
       for (int i = 0; i < 600 && !output.toString().contains("iterating"); i++) {
         Thread.sleep(100);
       }
       assertTrue(output.toString().contains("iterating"), "the job did not start: " + output);
-      String id = slurmCommand("squeue", "-h", "-n", name, "-o", "%i");
-      Sdm.Result r =
-          Sdm.runWithEnv(
-              slurm(),
-              "bt\ngdb python print('node', __import__('os').uname().nodename)\nquit\n",
-              "attach",
-              "--batch",
-              "--slurm",
-              id);
-      assertEquals(0, r.exitCode(), r.toString());
-      // Every rank is in iterate, at one line or another (in its Allreduce, or its usleep).
-      RankSet iterating = RankSet.empty();
-      Matcher m =
-          Pattern.compile("(?m)^  iterate at mpi_iterate\\.c:\\d+  \\[([^\\]]+)\\]$")
-              .matcher(r.out());
-      while (m.find()) {
-        iterating = iterating.union(RankSet.parse(m.group(1)));
+    }
+
+    /** Its ranks' pids by the node each runs on (Slurm's SLURMD_NODENAME). */
+    Map<String, List<Long>> pidsByNode() {
+      Map<String, List<Long>> pids = new java.util.TreeMap<>();
+      ProcessHandle.allProcesses()
+          .filter(p -> p.info().command().orElse("").endsWith("/mpi_iterate"))
+          .forEach(
+              p -> {
+                Map<String, String> env = environment(p.pid());
+                if (name.equals(env.get("SLURM_JOB_NAME"))) {
+                  pids.computeIfAbsent(env.get("SLURMD_NODENAME"), k -> new ArrayList<>())
+                      .add(p.pid());
+                }
+              });
+      return pids;
+    }
+
+    private static Map<String, String> environment(long pid) {
+      Map<String, String> env = new java.util.HashMap<>();
+      try {
+        for (String entry : Files.readString(Path.of("/proc", "" + pid, "environ")).split("\0")) {
+          int eq = entry.indexOf('=');
+          if (eq > 0) {
+            env.put(entry.substring(0, eq), entry.substring(eq + 1));
+          }
+        }
+      } catch (java.io.IOException e) {
+        // Gone meanwhile.
       }
-      assertEquals(RankSet.all(8), iterating, r.toString());
-      Map<Integer, String> nodes = byRank(r.out(), "node node\\d");
-      for (int rank = 0; rank < 8; rank++) {
-        assertEquals("node node" + (rank / 2 + 1), nodes.get(rank), "rank " + rank + "\n" + r);
-      }
-      assertTrue(r.out().contains("[0-7] detached"), r.toString());
+      return env;
+    }
+
+    /** Waits for the job's end: it must have computed the right total. */
+    void finishesRight() throws Exception {
       assertTrue(job.waitFor(3, TimeUnit.MINUTES), "the job did not end: " + output);
       assertEquals(0, job.exitValue(), "the job after sdm let it go: " + output);
       assertTrue(
           output.toString().matches("(?s).*total = (\\d+), expected \\1.*"), output.toString());
-    } finally {
+    }
+
+    @Override
+    public void close() throws Exception {
       if (job.isAlive()) {
         // srun killed would leave the job to Slurm: cancel it, and wait for its end.
         ProcessBuilder cancel =
@@ -311,6 +324,72 @@ class SdmNodesIT {
       }
       job.descendants().forEach(ProcessHandle::destroyForcibly);
       job.destroyForcibly();
+    }
+  }
+
+  /** The ranks that a merged stack shows in iterate, at whatever line. */
+  private static RankSet iterating(String out) {
+    RankSet iterating = RankSet.empty();
+    Matcher m =
+        Pattern.compile("(?m)^  iterate at mpi_iterate\\.c:\\d+  \\[([^\\]]+)\\]$").matcher(out);
+    while (m.find()) {
+      iterating = iterating.union(RankSet.parse(m.group(1)));
+    }
+    return iterating;
+  }
+
+  @Test
+  void aRunningJobOnFourNodesIsAttachedByItsSlurmStepAndLeftToFinish() throws Exception {
+    try (RunningJob job = new RunningJob("-N", "4", "--ntasks-per-node=2")) {
+      String id = slurmCommand("squeue", "-h", "-n", job.name, "-o", "%i");
+      Sdm.Result r =
+          Sdm.runWithEnv(
+              slurm(),
+              "bt\ngdb python print('node', __import__('os').uname().nodename)\nquit\n",
+              "attach",
+              "--batch",
+              "--slurm",
+              id);
+      assertEquals(0, r.exitCode(), r.toString());
+      // Every rank is in iterate, at one line or another (in its Allreduce, or its usleep).
+      assertEquals(RankSet.all(8), iterating(r.out()), r.toString());
+      Map<Integer, String> nodes = byRank(r.out(), "node node\\d");
+      for (int rank = 0; rank < 8; rank++) {
+        assertEquals("node node" + (rank / 2 + 1), nodes.get(rank), "rank " + rank + "\n" + r);
+      }
+      assertTrue(r.out().contains("[0-7] detached"), r.toString());
+      job.finishesRight();
+    }
+  }
+
+  @Test
+  void processesOnTwoNodesAreAttachedByHostAndPidThroughARemoteShell() throws Exception {
+    try (RunningJob job = new RunningJob("-N", "2", "-w", "node2,node3", "--ntasks-per-node=2")) {
+      Map<String, List<Long>> pids = job.pidsByNode();
+      assertEquals(java.util.Set.of("node2", "node3"), pids.keySet(), pids.toString());
+      List<String> args =
+          new ArrayList<>(List.of("attach", "--batch", "--rsh", System.getenv("SDM_NODES_RSH")));
+      pids.forEach(
+          (node, list) ->
+              args.add(
+                  node
+                      + ":"
+                      + list.stream()
+                          .map(String::valueOf)
+                          .collect(java.util.stream.Collectors.joining(","))));
+      Sdm.Result r =
+          Sdm.runWithEnv(
+              slurm(),
+              "bt\ngdb python print('node', __import__('os').uname().nodename)\nquit\n",
+              args.toArray(String[]::new));
+      assertEquals(0, r.exitCode(), r.toString());
+      assertEquals(RankSet.all(4), iterating(r.out()), r.toString());
+      Map<Integer, String> nodes = byRank(r.out(), "node node\\d");
+      for (int rank = 0; rank < 4; rank++) {
+        assertEquals("node node" + (rank / 2 + 2), nodes.get(rank), "rank " + rank + "\n" + r);
+      }
+      assertTrue(r.out().contains("[0-3] detached"), r.toString());
+      job.finishesRight();
     }
   }
 

@@ -167,6 +167,13 @@ public final class ClusterSettings {
   }
 
   private static Config settings(String host, int port, Transport transport) {
+    // The benchmarks' count of messages between nodes, only when asked for.
+    String counting =
+        System.getenv(MessageCounter.ENV) == null
+            ? ""
+            : "pekko.remote.artery.advanced.instruments = [\""
+                + MessageCounter.class.getName()
+                + "\"]";
     return ConfigFactory.parseString(
             String.join(
                 "\n",
@@ -191,7 +198,8 @@ public final class ClusterSettings {
                 "pekko.cluster.jmx.enabled = off",
                 "pekko.cluster.log-info = off",
                 "pekko.loglevel = WARNING",
-                "pekko.coordinated-shutdown.exit-jvm = off"))
+                "pekko.coordinated-shutdown.exit-jvm = off",
+                counting))
         .withFallback(ConfigFactory.load());
   }
 }
