@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -185,19 +187,27 @@ class SdmMpiIT {
   void noRankNorItsGdbHasTheSessionsSecretsInItsEnvironment(String launcher) throws Exception {
     // The agents hold SDM_SECRET and SDM_KEYSTORE in their environment; gdb, its shell commands
     // and the programs it starts must not: the program is the user's, but a secret in its
-    // environment is one more copy for a core file or a /proc reader to find.
+    // environment is one more copy for a core file or a /proc reader to find. Each rank's
+    // environment is read from /proc where its gdb runs (on its node), not through a call into
+    // the program: gdb 13 cannot call functions on this machine's CPUs with AMX ("Couldn't write
+    // extended state status: Bad address").
     Sdm.Result r =
         debug(
             launcher,
             "tls-tcp",
             "mpi_reduce",
-            "break combine\nrun\nwait 30\nprint (long) getenv(\"SDM_SECRET\")"
-                + "\nprint (long) getenv(\"SDM_KEYSTORE\")\nprint (long) getenv(\"SDM_RANK\") != 0"
-                + "\ngdb shell echo \"gdb-env=[$SDM_SECRET$SDM_KEYSTORE]\"\nquit\n");
-    contains(r, "[0-3] (long) getenv(\"SDM_SECRET\") = 0");
-    contains(r, "[0-3] (long) getenv(\"SDM_KEYSTORE\") = 0");
-    // The shim's own variables are there: the checks above look in the right place.
-    contains(r, "[0-3] (long) getenv(\"SDM_RANK\") != 0 = 1");
+            "break combine\nrun\nwait 30\n"
+                + "gdb python print('rank-env', ' '.join(sorted(v.split(b'=')[0].decode() for v in"
+                + " open('/proc/%d/environ' % gdb.selected_inferior().pid, 'rb').read().split(b'\\0')"
+                + " if v.startswith(b'SDM_'))))\n"
+                + "gdb shell echo \"gdb-env=[$SDM_SECRET$SDM_KEYSTORE]\"\nquit\n");
+    Matcher env = Pattern.compile("(?m)^\\[0-3\\] rank-env (.*)$").matcher(r.out());
+    assertTrue(env.find(), "every rank's SDM_ variables, alike\n" + r);
+    List<String> names = List.of(env.group(1).split(" "));
+    // The shim's own variables are there: the check looks in the right place.
+    assertTrue(names.contains("SDM_RANK"), r.toString());
+    assertFalse(names.contains("SDM_SECRET"), r.toString());
+    assertFalse(names.contains("SDM_KEYSTORE"), r.toString());
     // gdb's shell writes to gdb's own output, which the agent logs as a line that is not MI.
     assertTrue(r.err().contains("gdb-env=[]"), r.toString());
     assertFalse(r.err().matches("(?s).*gdb-env=\\[[^\\]].*"), r.toString());
