@@ -24,7 +24,8 @@ import picocli.CommandLine.Command;
       "  sdm listen                    on the desktop: accept requests of sdm connect",
       "  sdm relay --listen 7000 --to desktop:7001   on a login node, for --via",
       "  sdm attach 4711,4712 node2:5120      debug running processes of an MPI job",
-      "  sdm attach --slurm 1234              every process of Slurm job step 1234.0"
+      "  sdm attach --slurm 1234              every process of Slurm job step 1234.0",
+      "  sdm dap                       the debug adapter VS Code and other DAP clients start"
     })
 public final class Main implements Callable<Integer> {
 
@@ -73,6 +74,7 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new ConnectCommand(err));
     cl.addSubcommand(new ListenCommand(out, err));
     cl.addSubcommand(new RelayCommand(err));
+    cl.addSubcommand(new DapCommand(System.in, out));
     // Everything after the program is the program's: sdm debug -n 4 ./app -v
     cl.getSubcommands().get("debug").setStopAtPositional(true);
     cl.getSubcommands().get("stacks").setStopAtPositional(true);
