@@ -24,7 +24,8 @@ done
 # shellcheck source=dev/lib/nodes.sh
 . dev/lib/nodes.sh
 counts=$(mktemp -d /var/tmp/sdm-bench-counts.XXXXXX)
-trap 'nodes_down; rm -rf "$counts"' EXIT
+# nodes.sh's functions return a status rather than run under set -e: the trap must not stop half way.
+trap 'set +e; nodes_down; rm -rf "$counts"' EXIT
 nodes_up 4 "$PWD" && nodes_slurm_up || { echo "bench/nodes.sh: the nodes did not come up" >&2; exit 1; }
 spread="srun -N $((ranks / per_node)) --ntasks-per-node=$per_node"
 one="srun -N 1 --overcommit"
