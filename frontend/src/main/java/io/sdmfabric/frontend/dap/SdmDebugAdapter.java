@@ -97,7 +97,6 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
   private RankGroups groups;
   private LaunchConfig config;
   private final Map<String, List<Integer>> breakpointsBySource = new HashMap<>();
-  private Set<Integer> threadIds = Set.of();
   private boolean ended;
 
   /** An adapter that opens its sessions with {@code opener}. */
@@ -324,19 +323,22 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
 
   @Override
   public CompletableFuture<Void> next(NextArguments args) {
-    resume(group(args.getThreadId()).ranks(), Commands.step(StepKind.OVER));
-    return CompletableFuture.completedFuture(null);
+    return step(args.getThreadId(), StepKind.OVER);
   }
 
   @Override
   public CompletableFuture<Void> stepIn(StepInArguments args) {
-    resume(group(args.getThreadId()).ranks(), Commands.step(StepKind.INTO));
-    return CompletableFuture.completedFuture(null);
+    return step(args.getThreadId(), StepKind.INTO);
   }
 
   @Override
   public CompletableFuture<Void> stepOut(StepOutArguments args) {
-    resume(group(args.getThreadId()).ranks(), Commands.step(StepKind.RETURN));
+    return step(args.getThreadId(), StepKind.RETURN);
+  }
+
+  /** Steps the ranks of thread {@code threadId}'s group; the other groups stay where they are. */
+  private CompletableFuture<Void> step(int threadId, StepKind kind) {
+    resume(group(threadId).ranks(), Commands.step(kind));
     return CompletableFuture.completedFuture(null);
   }
 
@@ -407,20 +409,24 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
 
   /** Regroups the ranks, telling the client of groups that came and went. */
   private synchronized List<RankGroups.Group> regroup() {
+    Set<Integer> before = ids(groups.current());
     List<RankGroups.Group> now = groups.regroup(console.table().rows(groups.all()));
-    Set<Integer> ids = now.stream().map(RankGroups.Group::id).collect(Collectors.toSet());
-    for (int id : ids) {
-      if (!threadIds.contains(id)) {
+    Set<Integer> after = ids(now);
+    for (int id : after) {
+      if (!before.contains(id)) {
         threadEvent(id, ThreadEventArgumentsReason.STARTED);
       }
     }
-    for (int id : threadIds) {
-      if (!ids.contains(id)) {
+    for (int id : before) {
+      if (!after.contains(id)) {
         threadEvent(id, ThreadEventArgumentsReason.EXITED);
       }
     }
-    threadIds = ids;
     return now;
+  }
+
+  private static Set<Integer> ids(List<RankGroups.Group> groups) {
+    return groups.stream().map(RankGroups.Group::id).collect(Collectors.toSet());
   }
 
   private void threadEvent(int id, String reason) {
