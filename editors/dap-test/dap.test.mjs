@@ -3,8 +3,8 @@
 // Run by `npm test` here (dev/test runs it); needs gdb, gcc and a built cli/target/sdm.jar.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
@@ -17,7 +17,7 @@ const program = (name) => join(built, name);
 before(() => {
   built = mkdtempSync(join(tmpdir(), 'sdm-dap-test-'));
   // Compiled from the checkout's top, as the other tests do: frames name examples/NAME.c.
-  for (const name of ['ranks', 'segv']) {
+  for (const name of ['ranks', 'segv', 'cells', 'hang']) {
     execFileSync('gcc', ['-g', '-O0', '-o', program(name), `examples/${name}.c`], { cwd: top });
   }
 });
@@ -62,14 +62,33 @@ test('a value that differs on one rank shows per class of ranks', async (t) => {
   const [frame] = (await dc.stackTraceRequest({ threadId: thread.id })).body.stackFrames;
   const hover = await dc.evaluateRequest({ expression: 'value', frameId: frame.id, context: 'hover' });
   assert.equal(hover.body.result, '42 on [0,1,3], -1 on [2]');
-  const [scope] = (await dc.scopesRequest({ frameId: frame.id })).body.scopes;
-  const locals = (await dc.variablesRequest({ variablesReference: scope.variablesReference })).body
-    .variables;
+  const [args, locals] = (await dc.scopesRequest({ frameId: frame.id })).body.scopes;
+  assert.deepEqual([args.name, locals.name], ['Arguments', 'Locals']);
   assert.deepEqual(
-    locals.map((v) => `${v.name} = ${v.value}`),
-    ['value = 42 on [0,1,3], -1 on [2]'],
+    await shown(dc, args.variablesReference),
+    ['rank = 0 on [0], 1 on [1], 2 on [2], 3 on [3]'],
   );
+  assert.deepEqual(await shown(dc, locals.variablesReference), ['value = 42 on [0,1,3], -1 on [2]']);
 });
+
+/** The variables of a reference, as NAME = VALUE. */
+async function shown(dc, variablesReference) {
+  const variables = (await dc.variablesRequest({ variablesReference })).body.variables;
+  return variables.map((v) => `${v.name} = ${v.value}`);
+}
+
+/** Starts a session of `args`, sets `breakpoints` before configurationDone, and waits for a stop. */
+async function startWith(dc, args, breakpoints) {
+  const stopped = dc.waitForEvent('stopped');
+  await Promise.all([
+    dc.waitForEvent('initialized').then(async () => {
+      await breakpoints();
+      return dc.configurationDoneRequest();
+    }),
+    dc.launch(args),
+  ]);
+  return (await stopped).body;
+}
 
 /** The threads once {@code ok} holds of their names, asking again for up to 30 s. */
 async function threadsOnce(dc, ok) {
@@ -166,3 +185,222 @@ test('a launch that cannot start says why, and a wrong attribute says which', as
     /"launcher" is qsub: use one of none, mpirun, srun/,
   );
 });
+
+test('a struct in an array opens field by field, each field per class of ranks, and is set on a group', async (t) => {
+  const dc = await adapter(t);
+  await dc.hitBreakpoint(
+    { program: program('cells'), ranks: 4, cwd: top },
+    { path: join(examples, 'cells.c'), line: 26 },
+  );
+  const [thread] = (await dc.threadsRequest()).body.threads;
+  const [frame] = (await dc.stackTraceRequest({ threadId: thread.id })).body.stackFrames;
+  const [, locals] = (await dc.scopesRequest({ frameId: frame.id })).body.scopes;
+  const variables = (await dc.variablesRequest({ variablesReference: locals.variablesReference }))
+    .body.variables;
+  const cells = variables.find((v) => v.name === 'cells');
+  assert.ok(cells && cells.variablesReference > 0, JSON.stringify(variables));
+  const elements = (await dc.variablesRequest({ variablesReference: cells.variablesReference })).body
+    .variables;
+  assert.deepEqual(elements.map((v) => v.name), ['0', '1', '2', '3']);
+  const two = elements[2];
+  assert.equal(two.evaluateName, 'cells[2]');
+  assert.deepEqual(await shown(dc, two.variablesReference), [
+    'id = 2',
+    'weight = 1 on [0,2,3], -1 on [1]',
+  ]);
+  // Set on the group, then shown again: the one value on every rank.
+  const set = await dc.setVariableRequest({
+    variablesReference: two.variablesReference,
+    name: 'weight',
+    value: '7',
+  });
+  assert.equal(set.body.value, '7');
+  const hover = await dc.evaluateRequest({ expression: 'cells[2].weight', frameId: frame.id, context: 'hover' });
+  assert.equal(hover.body.result, '7');
+  // A watch of the struct opens as well.
+  const watch = await dc.evaluateRequest({ expression: 'cells[1]', frameId: frame.id, context: 'watch' });
+  assert.ok(watch.body.variablesReference > 0);
+  assert.deepEqual(await shown(dc, watch.body.variablesReference), ['id = 1', 'weight = 0.5']);
+});
+
+test('a logpoint logs one line per distinct message, and no rank stops there', async (t) => {
+  const dc = await adapter(t);
+  const logged = [];
+  dc.on('output', (e) => logged.push(e.body));
+  let stops = 0;
+  dc.on('stopped', () => stops++);
+  const end = dc.waitForEvent('terminated');
+  await Promise.all([
+    dc.waitForEvent('initialized').then(async () => {
+      const set = await dc.setBreakpointsRequest({
+        source: { path: join(examples, 'cells.c') },
+        breakpoints: [{ line: 13, logMessage: 'cell {i} weighs {cells[i].weight}' }],
+      });
+      assert.equal(set.body.breakpoints[0].verified, true);
+      return dc.configurationDoneRequest();
+    }),
+    dc.launch({ program: program('cells'), ranks: 4, cwd: top }),
+  ]);
+  await end;
+  const lines = logged.filter((o) => / weighs /.test(o.output)).map((o) => o.output.trim());
+  // Every rank's message is there, each once; the ranks that agree share a line.
+  const perRank = new Map();
+  for (const line of lines) {
+    const [, ranks, message] = line.match(/^\[([0-9,-]+)\] (.*)$/);
+    for (const r of expand(ranks)) {
+      const key = `${r} ${message}`;
+      assert.ok(!perRank.has(key), `logged twice: ${key} in ${JSON.stringify(lines)}`);
+      perRank.set(key, true);
+    }
+  }
+  for (let r = 0; r < 4; r++) {
+    for (let i = 0; i < 4; i++) {
+      const w = r === 1 && i === 2 ? '-1' : String(0.5 * i);
+      assert.ok(perRank.has(`${r} cell ${i} weighs ${w}`), `rank ${r}, cell ${i}: ${JSON.stringify(lines)}`);
+    }
+  }
+  assert.ok(lines.length < 16, `merged, not one line per rank: ${JSON.stringify(lines)}`);
+  assert.equal(stops, 0);
+  assert.ok(logged.some((o) => o.category === 'stdout' && /^\[1\] rank 1: sum = 1$/m.test(o.output)),
+    JSON.stringify(logged.filter((o) => o.category === 'stdout')));
+});
+
+/** The ranks of a rank set's text: "0,2-3" is 0, 2, 3. */
+function expand(text) {
+  return text.split(',').flatMap((part) => {
+    const [a, b] = part.split('-').map(Number);
+    return b === undefined ? [a] : Array.from({ length: b - a + 1 }, (_, k) => a + k);
+  });
+}
+
+test('a hit count passes over the first hits, a function breakpoint stops in the function', async (t) => {
+  const dc = await adapter(t);
+  const stop = await startWith(dc, { program: program('cells'), ranks: 4, cwd: top }, async () => {
+    const f = await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'total' }] });
+    assert.equal(f.body.breakpoints[0].verified, true);
+    assert.equal(f.body.breakpoints[0].line, 11);
+    const b = await dc.setBreakpointsRequest({
+      source: { path: join(examples, 'cells.c') },
+      breakpoints: [{ line: 13, hitCondition: '3' }, { line: 13, hitCondition: 'every 2' }],
+    });
+    assert.equal(b.body.breakpoints[0].verified, true);
+    assert.equal(b.body.breakpoints[1].verified, false);
+    assert.match(b.body.breakpoints[1].message, /hit count "every 2" is not one of N or >=N/);
+  });
+  assert.equal(stop.reason, 'breakpoint');
+  await threadsOnce(dc, (n) => n.length === 1 && n[0] === '[0-3] total at examples/cells.c:11');
+  const [thread] = (await dc.threadsRequest()).body.threads;
+  await dc.continueRequest({ threadId: thread.id });
+  await threadsOnce(dc, (n) => n.length === 1 && n[0] === '[0-3] total at examples/cells.c:13');
+  const [again] = (await dc.threadsRequest()).body.threads;
+  const [frame] = (await dc.stackTraceRequest({ threadId: again.id })).body.stackFrames;
+  const i = await dc.evaluateRequest({ expression: 'i', frameId: frame.id, context: 'hover' });
+  assert.equal(i.body.result, '2', 'the third hit is i == 2');
+});
+
+test('a data breakpoint stops the ranks whose write changes the value', async (t) => {
+  const dc = await adapter(t);
+  const source = join(examples, 'cells.c');
+  await startWith(dc, { program: program('cells'), ranks: 2, cwd: top }, () =>
+    dc.setBreakpointsRequest({ source: { path: source }, breakpoints: [{ line: 20 }] }),
+  );
+  const threads = await threadsOnce(dc, (n) => n.length === 2);
+  const [frame] = (await dc.stackTraceRequest({ threadId: threads[0].id })).body.stackFrames;
+  const [, locals] = (await dc.scopesRequest({ frameId: frame.id })).body.scopes;
+  const info = await dc.dataBreakpointInfoRequest({ name: 'sum', variablesReference: locals.variablesReference });
+  assert.equal(info.body.dataId, 'sum');
+  const set = await dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: info.body.dataId, accessType: 'write' }] });
+  assert.equal(set.body.breakpoints[0].verified, true, JSON.stringify(set.body));
+  const stopped = dc.waitForEvent('stopped');
+  await dc.continueRequest({ threadId: threads[0].id });
+  assert.equal((await stopped).body.reason, 'data breakpoint');
+});
+
+test('with the SIGSEGV filter off a crash ends its rank; on, it stops and says which signal', async (t) => {
+  const off = await adapter(t);
+  let offStops = 0;
+  off.on('stopped', () => offStops++);
+  const ended = off.waitForEvent('terminated');
+  await Promise.all([
+    off.waitForEvent('initialized').then(async () => {
+      await off.setExceptionBreakpointsRequest({ filters: ['SIGABRT', 'SIGFPE', 'SIGBUS'] });
+      return off.configurationDoneRequest();
+    }),
+    off.launch({ program: program('segv'), ranks: 4, cwd: top }),
+  ]);
+  await ended;
+  assert.equal(offStops, 0);
+
+  const on = await adapter(t);
+  const stop = await startWith(on, { program: program('segv'), ranks: 4, cwd: top }, () =>
+    on.setExceptionBreakpointsRequest({ filters: ['SIGSEGV', 'SIGABRT', 'SIGFPE', 'SIGBUS'] }),
+  );
+  assert.equal(stop.reason, 'exception');
+  const info = await on.exceptionInfoRequest({ threadId: stop.threadId });
+  assert.equal(info.body.exceptionId, 'SIGSEGV');
+  assert.equal(info.body.description, 'SIGSEGV on [1] in load at examples/segv.c:5');
+});
+
+test('the exit of some ranks does not end the session; the last one does', async (t) => {
+  const dc = await adapter(t);
+  let terminated = false;
+  dc.on('terminated', () => (terminated = true));
+  await startWith(dc, { program: program('ranks'), ranks: 4, cwd: top }, () =>
+    dc.setBreakpointsRequest({
+      source: { path: join(examples, 'ranks.c') },
+      breakpoints: [{ line: 7, condition: 'rank != 2' }],
+    }),
+  );
+  const threads = await threadsOnce(
+    dc,
+    (n) => n.includes('[0,1,3] compute at examples/ranks.c:7') && n.includes('[2] exited, exit code 0'),
+  );
+  assert.equal(terminated, false);
+  const rest = threads.find((th) => th.name.startsWith('[0,1,3]'));
+  const end = dc.waitForEvent('terminated');
+  await dc.continueRequest({ threadId: rest.id });
+  await end;
+});
+
+test('attach stops running processes where they are, and disconnect leaves them running', async (t) => {
+  const procs = [0, 1, 2, 3].map((rank) =>
+    spawn(program('hang'), [], {
+      // The rank as an MPI launcher would give it (sdm attach reads it), and as hang.c reads it.
+      env: { ...process.env, PMI_RANK: String(rank), SDM_RANK: String(rank) },
+      stdio: 'ignore',
+    }),
+  );
+  t.after(() => procs.forEach((p) => p.kill('SIGKILL')));
+  await new Promise((r) => setTimeout(r, 300));
+  const dc = await adapter(t);
+  const stopped = dc.waitForEvent('stopped');
+  await dc.initializeRequest();
+  await Promise.all([
+    dc.waitForEvent('initialized').then(() => dc.configurationDoneRequest()),
+    dc.attachRequest({ targets: [procs.map((p) => p.pid).join(',')], cwd: top }),
+  ]);
+  assert.equal((await stopped).body.reason, 'pause');
+  const threads = await threadsOnce(
+    dc,
+    (n) => n.some((x) => /^\[0,3\] /.test(x)) && n.some((x) => /^\[1,2\] /.test(x)),
+  );
+  const waiting = threads.find((th) => th.name.startsWith('[1,2]'));
+  const frames = (await dc.stackTraceRequest({ threadId: waiting.id })).body.stackFrames;
+  assert.ok(frames.some((f) => f.name === 'receive_from'), JSON.stringify(frames));
+  await dc.disconnectRequest({ terminateDebuggee: false });
+  // Every process runs on: alive, and not stopped by a tracer.
+  for (const p of procs) {
+    let state = '';
+    for (let i = 0; i < 50 && !/^[RS]$/.test(state); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      state = readFileSync(`/proc/${p.pid}/stat`, 'utf8').split(') ')[1][0];
+    }
+    assert.match(state, /^[RS]$/, `process ${p.pid} is in state ${state}`);
+    assert.equal(tracer(p.pid), '0');
+  }
+});
+
+/** The pid tracing `pid`, 0 when none. */
+function tracer(pid) {
+  return readFileSync(`/proc/${pid}/status`, 'utf8').match(/^TracerPid:\s*(\d+)/m)[1];
+}

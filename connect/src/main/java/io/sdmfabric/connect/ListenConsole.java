@@ -10,7 +10,6 @@ import io.sdmfabric.frontend.RemoteSession;
 import io.sdmfabric.frontend.TextRenderer;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
-import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.HostPort;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.Welcome;
@@ -26,10 +25,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -40,9 +35,6 @@ import java.util.function.Consumer;
  * open, each session's lines start with its number in braces, e.g. {@code {2} [0-3] stopped ...}.
  */
 public final class ListenConsole implements AutoCloseable {
-  /** How long an accepted request's master has to connect. */
-  static final Duration CONNECT_LIMIT = Duration.ofSeconds(60);
-
   /** How long the job of an accepted request has to start. */
   static final Duration START_LIMIT = Duration.ofMinutes(15);
 
@@ -239,31 +231,8 @@ public final class ListenConsole implements AutoCloseable {
       say("request " + r.id() + " not accepted; it still waits (reject " + r.id() + " to say no)");
       return;
     }
-    CompletableFuture<FrameConnection> connected = listener.expect(r.id(), r.secret());
-    dir.accept(r.id(), listener.address(), via);
-    say(
-        "accepted request "
-            + r.id()
-            + ": waiting for its master to connect to "
-            + via.map(v -> listener.address() + " through " + v).orElse(listener.address()));
-    FrameConnection c;
-    try {
-      c = connected.get(CONNECT_LIMIT.toSeconds(), TimeUnit.SECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      listener.forget(r.id());
-      throw new IOException(
-          "the master of request "
-              + r.id()
-              + " did not connect within "
-              + CONNECT_LIMIT.toSeconds()
-              + " s: can "
-              + r.host()
-              + " reach "
-              + listener.address()
-              + "? If not, start sdm relay on a node both reach and use sdm connect --via");
-    }
     RemoteSession session =
-        RemoteSession.open(c, line -> say("request " + r.id() + ": " + line), START_LIMIT);
+        RequestAcceptance.accept(dir, listener, r, via, line -> say(line), START_LIMIT);
     open(r, session);
   }
 

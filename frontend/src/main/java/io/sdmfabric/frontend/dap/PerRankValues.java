@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Values as a DAP client shows them, one text for all the ranks that asked: the value alone when
@@ -56,7 +57,18 @@ final class PerRankValues {
     return locals;
   }
 
-  private static String text(RankReply r) {
+  /** Each rank's text among {@code replies}; "no reply" for a rank none of them has. */
+  static Function<Integer, String> byRank(List<RankReply> replies) {
+    return rank ->
+        replies.stream()
+            .filter(r -> r.ranks().contains(rank))
+            .findFirst()
+            .map(PerRankValues::text)
+            .orElse("no reply");
+  }
+
+  /** The text of one class of ranks' reply: its value, or what went wrong. */
+  static String text(RankReply r) {
     if (r.body().hasValue()) {
       return Protos.fromProto(r.body().getValue()).text();
     } else if (r.body().hasError()) {

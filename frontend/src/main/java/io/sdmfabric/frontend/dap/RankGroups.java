@@ -17,8 +17,16 @@ import java.util.Optional;
  * calls it under its own lock.
  */
 final class RankGroups {
-  /** A DAP thread: its id, the ranks it stands for, and its name ("[0-2,4-7] compute at ..."). */
-  record Group(int id, RankSet ranks, ProcessTable.State state, String name) {}
+  /**
+   * A DAP thread: its id, the ranks it stands for, their state and what it is ("compute at
+   * ranks.c:7", "running", "exited, exit code 0").
+   */
+  record Group(int id, RankSet ranks, ProcessTable.State state, String what) {
+    /** The thread's name: its ranks and what they do ("[0-2,4-7] compute at ranks.c:7"). */
+    String name() {
+      return "[" + ranks + "] " + what;
+    }
+  }
 
   private final int size;
   private final boolean perRank;
@@ -38,14 +46,11 @@ final class RankGroups {
     for (ProcessTable.Row row : rows) {
       if (perRank) {
         row.ranks()
-            .forEach(
-                r ->
-                    groups.add(
-                        new Group(r + 1, RankSet.of(r), row.state(), name(RankSet.of(r), row))));
+            .forEach(r -> groups.add(new Group(r + 1, RankSet.of(r), row.state(), what(row))));
       } else {
         String key = row.state() + "\u0000" + row.location();
         int id = ids.computeIfAbsent(key, k -> nextId++);
-        groups.add(new Group(id, row.ranks(), row.state(), name(row.ranks(), row)));
+        groups.add(new Group(id, row.ranks(), row.state(), what(row)));
       }
     }
     groups.sort(java.util.Comparator.comparingInt(g -> g.ranks().first()));
@@ -73,17 +78,15 @@ final class RankGroups {
     return RankSet.all(size);
   }
 
-  private static String name(RankSet ranks, ProcessTable.Row row) {
-    String what =
-        switch (row.state()) {
-          case STOPPED -> row.location();
-          case RUNNING -> "running";
-          case NOT_STARTED -> "not started";
-          case EXITED -> "exited, " + row.location();
-          case DETACHED -> "detached";
-          case LOST -> "lost";
-          case ERROR -> "error: " + row.location();
-        };
-    return "[" + ranks + "] " + what;
+  private static String what(ProcessTable.Row row) {
+    return switch (row.state()) {
+      case STOPPED -> row.location();
+      case RUNNING -> "running";
+      case NOT_STARTED -> "not started";
+      case EXITED -> "exited, " + row.location();
+      case DETACHED -> "detached";
+      case LOST -> "lost";
+      case ERROR -> "error: " + row.location();
+    };
   }
 }
