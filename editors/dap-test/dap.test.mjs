@@ -3,7 +3,7 @@
 // Run by `npm test` here (dev/test runs it); needs gdb, gcc and a built cli/target/sdm.jar.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -404,3 +404,128 @@ test('attach stops running processes where they are, and disconnect leaves them 
 function tracer(pid) {
   return readFileSync(`/proc/${pid}/status`, 'utf8').match(/^TracerPid:\s*(\d+)/m)[1];
 }
+
+test('--port serves this user\'s clients on loopback, and refuses another user\'s', async (t) => {
+  const server = spawn(join(top, 'sdm'), ['dap', '--port', '0'], { cwd: top, stdio: ['ignore', 'ignore', 'pipe'] });
+  let dc;
+  t.after(async () => {
+    await dc?.stop(); // before the server goes: the client's disconnect needs its answer
+    server.kill('SIGTERM');
+  });
+  let said = '';
+  server.stderr.on('data', (d) => (said += d));
+  let port;
+  for (let i = 0; i < 600 && !port; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    port = Number(said.match(/listening on 127\.0\.0\.1:(\d+)/)?.[1]);
+  }
+  assert.ok(port, `no port said: ${said}`);
+  dc = new DebugClient(join(top, 'sdm'), 'dap', 'sdm', { cwd: top }, true);
+  dc.defaultTimeout = 60_000;
+  await dc.start(port);
+  await dc.hitBreakpoint(
+    { program: program('ranks'), ranks: 4, cwd: top },
+    { path: join(examples, 'ranks.c'), line: 7 },
+  );
+  if (process.getuid() !== 0) {
+    t.diagnostic('not root: the refusal of another user is not tried');
+    return;
+  }
+  // Another user connects: the adapter closes the connection unread, and says so.
+  const stranger = spawnSync(
+    'setpriv',
+    ['--reuid=65534', '--regid=65534', '--clear-groups', 'bash', '-c',
+      `exec 3<>/dev/tcp/127.0.0.1/${port}; printf 'Content-Length: 2\\r\\n\\r\\n{}' >&3; cat <&3`],
+    { timeout: 20_000, encoding: 'utf8' },
+  );
+  assert.equal(stranger.signal, null, 'the connection was closed, not left open');
+  assert.equal(stranger.stdout, '');
+  for (let i = 0; i < 100 && !/refused/.test(said); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.match(said, /refused a connection from 127\.0\.0\.1:\d+: it belongs to user 65534, not to 0/);
+});
+
+/** Why an MPI job cannot run here, or null when it can: mpicc and `mpirun -n 1 true` work. */
+function noMpi() {
+  for (const [command, args] of [['mpicc', ['--version']], ['mpirun', ['-n', '1', 'true']]]) {
+    const r = spawnSync(command, args, { timeout: 60_000, stdio: 'ignore' });
+    if (r.status !== 0) {
+      return `${command} ${args.join(' ')} fails (as root mpirun needs OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; dev/test sets them)`;
+    }
+  }
+  return null;
+}
+
+/** examples/mpi_reduce.c built with mpicc, as examples/mpi_reduce.c in the frames. */
+function mpiReduce() {
+  execFileSync('mpicc', ['-g', '-O0', '-o', program('mpi_reduce'), 'examples/mpi_reduce.c'], { cwd: top });
+  return program('mpi_reduce');
+}
+
+test('an MPI job under mpirun: every rank at the breakpoint is one group, the wrong value on one', async (t) => {
+  const why = noMpi();
+  if (why) {
+    t.skip(why);
+    return;
+  }
+  const dc = await adapter(t);
+  await dc.hitBreakpoint(
+    { program: mpiReduce(), ranks: 4, cwd: top, launcher: 'mpirun', launcherArgs: ['--oversubscribe'] },
+    { path: join(examples, 'mpi_reduce.c'), line: 10 },
+  );
+  const threads = await threadsOnce(dc, (n) => n.length === 1);
+  assert.equal(threads[0].name, '[0-3] combine at examples/mpi_reduce.c:10');
+  const [frame] = (await dc.stackTraceRequest({ threadId: threads[0].id })).body.stackFrames;
+  const mine = await dc.evaluateRequest({ expression: 'mine', frameId: frame.id, context: 'hover' });
+  assert.equal(mine.body.result, '1 on [0], 2 on [1], -3 on [2], 4 on [3]');
+  const end = dc.waitForEvent('terminated');
+  await dc.continueRequest({ threadId: threads[0].id });
+  await end;
+});
+
+test('listen takes the reverse connect request of a batch job and debugs it like a launch', async (t) => {
+  const why = noMpi();
+  if (why) {
+    t.skip(why);
+    return;
+  }
+  const job = spawn(
+    join(top, 'sdm'),
+    ['connect', '--timeout', '2m', 'mpirun', '--oversubscribe', '-n', '2', mpiReduce()],
+    { cwd: top, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let jobSaid = '';
+  job.stdout.on('data', (d) => (jobSaid += d));
+  job.stderr.on('data', (d) => (jobSaid += d));
+  const jobEnded = new Promise((r) => job.on('exit', (code) => r(code)));
+  t.after(() => job.kill('SIGTERM'));
+  const dc = await adapter(t);
+  let output = '';
+  dc.on('output', (e) => (output += e.body.output));
+  const stopped = dc.waitForEvent('stopped');
+  await dc.initializeRequest();
+  await Promise.all([
+    dc.waitForEvent('initialized').then(async () => {
+      await dc.setBreakpointsRequest({
+        source: { path: join(examples, 'mpi_reduce.c') },
+        breakpoints: [{ line: 10 }],
+      });
+      return dc.configurationDoneRequest();
+    }),
+    dc.attachRequest({ listen: true, listenSeconds: 120, cwd: top }),
+  ]);
+  assert.equal((await stopped).body.reason, 'breakpoint');
+  const threads = await threadsOnce(dc, (n) => n.length === 2);
+  assert.deepEqual(threads.map((th) => th.name), [
+    '[0] combine at examples/mpi_reduce.c:10',
+    '[1] combine at examples/mpi_reduce.c:10',
+  ]);
+  assert.match(output, /accepted request /);
+  const end = dc.waitForEvent('terminated');
+  await dc.continueRequest({ threadId: threads[0].id });
+  await end;
+  assert.match(output, /\[0\] total = 3, expected 3/);
+  await dc.disconnectRequest({});
+  assert.equal(await jobEnded, 0, jobSaid);
+});
