@@ -270,8 +270,14 @@ public final class DapRunner {
     ScopesArguments sc = new ScopesArguments();
     sc.setFrameId(frames[0].getId());
     Scope[] scopes = dap.await(server.scopes(sc)).getScopes();
+    // By name: an adapter may offer more scopes (Arguments) before it.
+    Scope localScope =
+        Arrays.stream(scopes)
+            .filter(x -> x.getName().equals("Locals"))
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("no Locals scope"));
     VariablesArguments va = new VariablesArguments();
-    va.setVariablesReference(scopes[0].getVariablesReference());
+    va.setVariablesReference(localScope.getVariablesReference());
     Variable[] locals = dap.await(server.variables(va)).getVariables();
     long t3 = System.nanoTime();
     if (locals.length == 0) {
