@@ -1,18 +1,11 @@
 package io.sdmfabric.bench;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -117,45 +110,27 @@ public final class SessionRunner {
     Path counts = MessageCounts.directory();
     int jvmsBefore = counts == null ? 0 : MessageCounts.read(counts).jvms();
     long start = System.nanoTime();
-    Process sdm =
-        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    RssSampler rss = new RssSampler(sdm.toHandle(), work.program().toString());
+    JsonConsole sdm = JsonConsole.start(command);
+    RssSampler rss = new RssSampler(sdm.process().toHandle(), work.program().toString());
     rss.start();
-    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader r =
-                  new BufferedReader(
-                      new InputStreamReader(sdm.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String l = r.readLine(); l != null; l = r.readLine()) {
-                  lines.add(l);
-                }
-              } catch (IOException e) {
-                // The process ended.
-              }
-            });
-    reader.setDaemon(true);
-    reader.start();
-    OutputStream in = sdm.getOutputStream();
     try {
-      send(in, "break " + work.breakAt() + "\nrun\n");
+      sdm.send("break " + work.breakAt() + "\nrun\n");
       int stopped = 0;
       while (stopped < n) {
-        String l = next(lines);
-        if (l.startsWith("{\"event\":\"stopped\"")) {
-          stopped += count(l);
+        String l = sdm.next();
+        if (JsonConsole.isStop(l)) {
+          stopped += JsonConsole.count(l);
         }
       }
       double launchMs = (System.nanoTime() - start) / 1e6;
       MessageCounts before = counts == null ? null : MessageCounts.settled(counts);
-      double[] bt = roundTrips(in, lines, "bt", reps);
+      double[] bt = roundTrips(sdm, "bt", reps);
       MessageCounts afterBt = counts == null ? null : MessageCounts.settled(counts);
-      double[] print = roundTrips(in, lines, "print " + work.print(), reps);
+      double[] print = roundTrips(sdm, "print " + work.print(), reps);
       MessageCounts afterPrint = counts == null ? null : MessageCounts.settled(counts);
       long quitStart = System.nanoTime();
-      send(in, "quit\n");
-      if (!sdm.waitFor(60, TimeUnit.SECONDS)) {
+      sdm.send("quit\n");
+      if (!sdm.process().waitFor(60, TimeUnit.SECONDS)) {
         throw new IllegalStateException("sdm did not quit");
       }
       double quitMs = (System.nanoTime() - quitStart) / 1e6;
@@ -193,50 +168,21 @@ public final class SessionRunner {
             printCost.bytes() / (double) reps);
       }
     } finally {
-      sdm.destroyForcibly();
+      sdm.close();
       rss.stop();
     }
   }
 
-  private static double[] roundTrips(
-      OutputStream in, BlockingQueue<String> lines, String command, int reps) throws Exception {
+  private static double[] roundTrips(JsonConsole sdm, String command, int reps) throws Exception {
     String word = command.split(" ")[0];
     double[] ms = new double[reps];
     for (int i = 0; i < reps; i++) {
       long t = System.nanoTime();
-      send(in, command + "\n");
-      while (!next(lines)
-          .equals("{\"event\":\"complete\",\"ranks\":\"\",\"command\":\"" + word + "\"}")) {
-        // Replies of the command; its completion ends the round trip.
-      }
+      sdm.send(command + "\n");
+      sdm.untilComplete(word); // the command's replies; its completion ends the round trip
       ms[i] = (System.nanoTime() - t) / 1e6;
     }
     Arrays.sort(ms);
     return ms;
-  }
-
-  private static void send(OutputStream in, String text) throws IOException {
-    in.write(text.getBytes(StandardCharsets.UTF_8));
-    in.flush();
-  }
-
-  private static String next(BlockingQueue<String> lines) throws InterruptedException {
-    String l = lines.poll(120, TimeUnit.SECONDS);
-    if (l == null) {
-      throw new IllegalStateException("no output from sdm for 2 minutes");
-    }
-    return l;
-  }
-
-  /** The number of ranks in an event line's "ranks" field. */
-  private static int count(String line) {
-    int i = line.indexOf("\"ranks\":\"") + 9;
-    String set = line.substring(i, line.indexOf('"', i));
-    int total = 0;
-    for (String item : set.split(",")) {
-      String[] ends = item.split("-");
-      total += ends.length == 1 ? 1 : Integer.parseInt(ends[1]) - Integer.parseInt(ends[0]) + 1;
-    }
-    return total;
   }
 }
