@@ -1,78 +1,429 @@
 // The sdm extension in real VS Code: code-server with the built .vsix installed, driven by Debian's
-// chromium through playwright-core. Opens a folder with examples/ranks.c built in it and a launch
-// configuration of 4 ranks, sets a breakpoint at line 7, starts debugging, waits until VS Code is
-// paused there and the Variables view shows `value` per class of ranks, and saves screenshots.
+// chromium through playwright-core (both installed by install-code-server.sh into
+// $SDM_CODE_SERVER_HOME). It opens a folder with examples/ranks.c built in it and a launch
+// configuration of 4 ranks, sets a breakpoint at line 7 on the condition `rank == 2` and one at
+// line 16, and starts debugging: rank 2 stops in compute, ranks 0, 1 and 3 in main, so that the
+// Call Stack view shows two rank groups ("[2] compute at examples/ranks.c:7", "[0,1,3] main at
+// examples/ranks.c:16"), and the Variables view shows main's `rank` per rank on [0,1,3]. Then it
+// continues until every rank has exited and the session ends.
 //
-//   node browser.mjs WORKSPACE SCREENSHOT_DIR      (code-server under $CODE_SERVER_HOME)
+//   node browser.mjs [--out DIR] [--junit FILE] [--vsix FILE]
 //
-// NOT YET IN THE TEST COMMAND (issue #15): code-server does not install from npm here as it is.
-// 4.139.1 needs node 24 (this machine has 20); 4.99.4 (node 20) downloads ripgrep from GitHub in a
-// postinstall, which is unreachable. By hand, into $CODE_SERVER_HOME: `npm install --ignore-scripts
-// code-server@4.99.4 playwright-core@1.65.1`, then in node_modules/code-server/lib/vscode `npm
-// install --omit=dev --ignore-scripts`, link node_modules/@vscode/ripgrep/bin/rg to Debian's rg,
-// `npm_config_yes=true npm rebuild`, the postinstall's links (node_modules.asar, bin scripts), the
-// same install in extensions/, and `npm rebuild argon2` at the top (libkrb5-dev for kerberos).
-import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+// DIR (default editors/vscode/target/browser-test) gets the workspace, code-server's data, its log
+// and the screenshots: call-stack.png (the Call Stack view with the groups), session.png (the whole
+// window), variables.png, and failure-<check>.png when a check fails. FILE gets a JUnit report, one
+// test case per check. Exit status 0 when every check passed, 1 otherwise. Every wait is bounded,
+// and the whole run is too (SDM_BROWSER_TEST_LIMIT_S, default 480 s). Whatever happens, chromium,
+// code-server's process group and every process that carries this run's mark in its environment
+// (code-server's descendants: the adapter, gdb, the ranks) are ended; one of the session's that
+// outlives it is reported as a failure.
+import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync,
+  openSync,
+} from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
-const home = process.env.CODE_SERVER_HOME || '/var/tmp/cs2';
-const port = 18080 + Math.floor(Math.random() * 1000);
-const ws = process.argv[2];
-const shots = process.argv[3];
-const server = spawn(`${home}/node_modules/.bin/code-server`, [
-  '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry',
-  '--disable-workspace-trust', '--extensions-dir', `${home}/ext`,
-  '--user-data-dir', `${home}/data`, ws,
-], { stdio: ['ignore', 'pipe', 'pipe'] });
-server.stdout.on('data', (d) => process.stderr.write(`[code-server] ${d}`));
-server.stderr.on('data', (d) => process.stderr.write(`[code-server] ${d}`));
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
-try {
-  await new Promise((r) => setTimeout(r, 4000));
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`http://127.0.0.1:${port}/?folder=${ws}`);
-  await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
-  await page.waitForTimeout(3000);
-  const palette = async (command) => {
-    await page.keyboard.press('Control+Shift+P');
-    await page.waitForSelector('.quick-input-widget', { state: 'visible' });
-    await page.keyboard.type(command);
-    await page.waitForTimeout(800);
-    await page.keyboard.press('Enter');
-  };
-  await page.keyboard.press('Control+P');
-  await page.waitForSelector('.quick-input-widget', { state: 'visible' });
-  await page.keyboard.type('ranks.c');
-  await page.waitForTimeout(1000);
-  await page.keyboard.press('Enter');
-  await page.waitForSelector('.monaco-editor .view-lines', { timeout: 30000 });
-  await page.waitForTimeout(1000);
-  await palette('Go to Line');
-  await page.keyboard.type('7');
-  await page.keyboard.press('Enter');
-  await palette('Debug: Toggle Breakpoint');
-  await page.waitForTimeout(500);
-  await palette('Debug: Start Debugging');
-  await page.waitForTimeout(1500);
-  if (await page.locator('.quick-input-widget').isVisible()) {
-    await page.keyboard.press('Enter'); // the configuration picker: sdm: 4 ranks
+const repo = resolve(import.meta.dirname, '..', '..', '..');
+const opts = {
+  out: join(repo, 'editors/vscode/target/browser-test'),
+  junit: '',
+  vsix: join(repo, 'editors/vscode/sdm-fabric.vsix'),
+};
+for (let i = 2; i < process.argv.length; i += 2) {
+  const key = process.argv[i].replace(/^--/, '');
+  if (!(key in opts) || process.argv[i + 1] === undefined) {
+    console.error(`usage: node browser.mjs [--out DIR] [--junit FILE] [--vsix FILE] (not ${process.argv[i]})`);
+    process.exit(2);
   }
-  // One group of ranks: VS Code shows its frames without the thread level.
-  await page.getByText('Paused on breakpoint').first().waitFor({ timeout: 120000 });
-  await page.waitForTimeout(2000);
-  await page.screenshot({ path: `${shots}/vscode-session.png` });
-  const callStack = page.locator('.debug-call-stack').first();
-  await callStack.screenshot({ path: `${shots}/call-stack.png` });
-  await page.getByText('42 on [0,1,3], -1 on [2]').first().waitFor({ timeout: 60000 });
-  const variables = page.locator('.debug-variables').first();
-  await variables.screenshot({ path: `${shots}/variables.png` });
-  console.log('OK: paused at the breakpoint, the value per class of ranks seen');
-} catch (e) {
-  const page = browser.contexts()[0]?.pages()[0];
-  if (page) await page.screenshot({ path: `${shots}/failure.png` });
-  console.log('FAILED: ' + e.message);
+  opts[key] = resolve(process.argv[i + 1]);
+}
+const home = process.env.SDM_CODE_SERVER_HOME || '/var/tmp/sdm-code-server';
+const codeServer = join(home, 'node_modules/.bin/code-server');
+const chromiumPath = process.env.SDM_CHROMIUM || '/usr/bin/chromium';
+const limitS = Number(process.env.SDM_BROWSER_TEST_LIMIT_S || 480);
+const out = opts.out;
+const ws = join(out, 'ws');
+
+// The checks, in order; a check that fails stops the run, and the ones after it are not run.
+const checks = [];
+let server; // code-server, leader of its own process group
+let browser;
+let page;
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+const log = (text) => console.log(`[browser ${elapsed()}] ${text}`);
+
+// Whatever happens, nothing of this run stays: code-server's process group, then every process that
+// carries this run's mark in its environment: code-server's descendants (the extension host, the
+// adapter's java, gdb, the ranks), even those that left the group. Only those: a process is ours by
+// the mark, never by its name, directory or command line. Synchronous, so that it also runs on
+// process exit.
+const markValue = `${process.pid}-${randomBytes(8).toString('hex')}`;
+const mark = `SDM_BROWSER_TEST_RUN=${markValue}`;
+function leftovers() {
+  const found = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(mark)) {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+        found.push({ pid: Number(pid), cmd: cmd.slice(0, 160) });
+      }
+    } catch { /* ended meanwhile, or not ours to read */ }
+  }
+  return found;
+}
+// The processes of the debug session: what this run started less code-server's and chromium's own.
+const sessionProcesses = () => leftovers().filter((p) => !p.cmd.includes(home) && !p.cmd.includes('chromium'));
+function killEverything() {
+  if (server?.pid) {
+    try { process.kill(-server.pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
+  for (const p of leftovers()) {
+    try { process.kill(p.pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
+}
+process.on('exit', killEverything);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    log(`FAILED: stopped by ${signal}`);
+    process.exit(1);
+  });
+}
+const deadline = setTimeout(() => {
+  log(`FAILED: the run took more than ${limitS} s (SDM_BROWSER_TEST_LIMIT_S)`);
+  writeJunit(`the run took more than ${limitS} s`);
+  process.exit(1);
+}, limitS * 1000);
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+async function waitFor(what, ms, test) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await test();
+    if (v) return v;
+    if (Date.now() - t0 > ms) throw new Error(`${what}: not within ${ms / 1000} s`);
+    await sleep(250);
+  }
+}
+
+async function check(name, body) {
+  const c = { name, t0: Date.now() };
+  checks.push(c);
+  if (checks.some((x) => x.failure)) {
+    c.skipped = 'not run: an earlier check failed';
+    return;
+  }
+  try {
+    await body();
+    c.time = (Date.now() - c.t0) / 1000;
+    log(`ok   ${name} (${c.time.toFixed(1)} s)`);
+  } catch (e) {
+    c.time = (Date.now() - c.t0) / 1000;
+    c.failure = e.message.split('\n')[0];
+    c.detail = e.stack || String(e);
+    log(`FAIL ${name}: ${e.message}`);
+    if (page) {
+      await page.screenshot({ path: join(out, `failure-${name}.png`), timeout: 10000 }).catch(() => {});
+      const repl = await page.locator('.repl').first().innerText({ timeout: 2000 }).catch(() => '');
+      if (repl) log(`the Debug Console:\n${repl}`);
+      const stack = await page.locator('.debug-call-stack').first().innerText({ timeout: 2000 }).catch(() => '');
+      if (stack) log(`the Call Stack view:\n${stack}`);
+    }
+    const serverLog = join(out, 'code-server.log');
+    if (existsSync(serverLog)) {
+      log(`the end of ${serverLog}:\n${readFileSync(serverLog, 'utf8').split('\n').slice(-15).join('\n')}`);
+    }
+  }
+}
+
+const xml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+function writeJunit(abort) {
+  if (!opts.junit) return;
+  for (const c of checks) if (!c.failure && !c.skipped && c.time === undefined) c.failure = abort;
+  const cases = checks.map((c) => {
+    const head = `  <testcase classname="vscode.BrowserTest" name="${xml(c.name)}" time="${(c.time ?? 0).toFixed(3)}"`;
+    if (c.failure) {
+      return `${head}>\n    <failure message="${xml(c.failure)}">${xml(c.detail || c.failure)}</failure>\n  </testcase>`;
+    }
+    if (c.skipped) return `${head}>\n    <skipped message="${xml(c.skipped)}"/>\n  </testcase>`;
+    return `${head}/>`;
+  });
+  const failures = checks.filter((c) => c.failure).length;
+  const skipped = checks.filter((c) => c.skipped).length;
+  mkdirSync(dirname(opts.junit), { recursive: true });
+  const time = ((Date.now() - started) / 1000).toFixed(3);
+  writeFileSync(opts.junit, '<?xml version="1.0" encoding="UTF-8"?>\n'
+    + `<testsuite name="vscode.BrowserTest" tests="${checks.length}" failures="${failures}" errors="0"`
+    + ` skipped="${skipped}" time="${time}">\n${cases.join('\n')}\n</testsuite>\n`);
+}
+
+// --- the run ----------------------------------------------------------------------------------
+
+if (repo.startsWith(out) || out.split('/').filter(Boolean).length < 2) {
+  console.error(`browser.mjs: --out ${out} would be emptied: name a directory of its own`);
+  process.exit(2);
+}
+rmSync(out, { recursive: true, force: true });
+mkdirSync(join(ws, 'examples'), { recursive: true });
+mkdirSync(join(ws, '.vscode'));
+mkdirSync(join(out, 'data/User'), { recursive: true });
+const csConfig = join(out, 'code-server.yaml'); // so that code-server writes no ~/.config of its own
+writeFileSync(csConfig, 'auth: none\n');
+const csArgs = ['--config', csConfig, '--extensions-dir', join(out, 'ext'), '--user-data-dir', join(out, 'data')];
+
+await check('buildsTheWorkspace', async () => {
+  if (!existsSync(codeServer)) {
+    throw new Error(`no code-server at ${codeServer}: run editors/vscode/test/install-code-server.sh`);
+  }
+  if (!existsSync(chromiumPath)) throw new Error(`no chromium at ${chromiumPath}`);
+  cpSync(join(repo, 'examples/ranks.c'), join(ws, 'examples/ranks.c'));
+  const cc = spawnSync('gcc', ['-g', '-O0', '-o', 'ranks', 'examples/ranks.c'],
+    { cwd: ws, encoding: 'utf8', timeout: 60000 });
+  if (cc.status !== 0) throw new Error(`gcc failed: ${cc.error?.message || cc.stderr}`);
+  writeFileSync(join(ws, '.vscode/launch.json'), JSON.stringify({
+    version: '0.2.0',
+    configurations: [{
+      type: 'sdm', request: 'launch', name: 'sdm: 4 ranks',
+      program: '${workspaceFolder}/ranks', ranks: 4, cwd: '${workspaceFolder}',
+    }],
+  }, null, 2));
+  // A quiet window: no welcome page or walkthrough over the editor, the debug toolbar in the view.
+  writeFileSync(join(out, 'data/User/settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none',
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'extensions.ignoreRecommendations': true,
+    'security.workspace.trust.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'chat.commandCenter.enabled': false,
+    'debug.toolBarLocation': 'docked',
+    'git.enabled': false, // the checkout around DIR is not the workspace's repository
+    'git.openRepositoryInParentFolders': 'never',
+    'debug.console.closeOnEnd': false,
+  }, null, 2));
+});
+
+await check('installsTheVsix', async () => {
+  if (!existsSync(opts.vsix)) throw new Error(`no ${opts.vsix}: build it (cd editors/vscode && npm ci && npm run package)`);
+  const r = spawnSync(codeServer, [...csArgs, '--install-extension', opts.vsix], { encoding: 'utf8', timeout: 120000 });
+  const said = `${r.stdout}${r.stderr}`.trim();
+  if (r.status !== 0 || !/successfully installed/.test(said)) {
+    const status = `status ${r.status}${r.error ? ', ' + r.error.message : ''}`;
+    throw new Error(`code-server --install-extension ${opts.vsix} failed (${status}): ${said}`);
+  }
+});
+
+await check('opensTheWorkspace', async () => {
+  const logFd = openSync(join(out, 'code-server.log'), 'a');
+  server = spawn(codeServer, [
+    ...csArgs, '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry',
+    '--disable-update-check', '--disable-workspace-trust', '--ignore-last-opened', ws,
+  ], { detached: true, stdio: ['ignore', 'pipe', logFd], env: { ...process.env, SDM_BROWSER_TEST_RUN: markValue } });
+  let said = '';
+  server.stdout.on('data', (d) => { said += d; writeFileSync(join(out, 'code-server.log'), d, { flag: 'a' }); });
+  let ended = '';
+  server.on('exit', (code, signal) => { ended = `code-server ended (${signal || code})`; });
+  const port = await waitFor('code-server listening on a port', 120000, () => {
+    if (ended) throw new Error(ended);
+    return said.match(/HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/)?.[1];
+  });
+  const { chromium } = createRequire(join(home, 'package.json'))('playwright-core');
+  browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox'], timeout: 60000 });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(30000);
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`, { timeout: 60000 });
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120000 });
+  // The explorer lists the folder once the workbench has connected to the server.
+  await page.locator('.explorer-folders-view').getByText('examples').first().waitFor({ timeout: 120000 });
+  // A side bar wide enough for the groups' names and the values per rank: its sash dragged right.
+  const bar = await page.locator('.part.sidebar').boundingBox();
+  await page.mouse.move(bar.x + bar.width + 1, bar.y + bar.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(620, bar.y + bar.height / 2, { steps: 10 });
+  await page.mouse.up();
+});
+
+// A command of the palette, by its label exactly ("Debug: Start Debugging" and not "Debug: Select and
+// Start Debugging", which fuzzy matching may put first).
+const quote = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const exactly = (text) => new RegExp(`^${quote(text)}$`);
+// Opens the quick input with keys (once more if the first press found the keyboard elsewhere, e.g.
+// in a widget that was closing).
+async function quickInput(keys) {
+  const input = page.locator('.quick-input-widget');
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press(keys);
+    try {
+      await input.waitFor({ state: 'visible', timeout: 5000 });
+      return input;
+    } catch (e) {
+      if (attempt === 3) throw new Error(`${keys} opened no quick input, 3 times`);
+      await page.locator('.monaco-editor .view-lines').first().click();
+    }
+  }
+}
+async function palette(label) {
+  const input = await quickInput('Control+Shift+P');
+  await page.keyboard.type(label);
+  const row = input.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exactly(label) }) });
+  await row.first().click({ timeout: 15000 });
+  await input.waitFor({ state: 'hidden', timeout: 10000 });
+}
+async function goToLine(line) {
+  await quickInput('Control+G');
+  await page.keyboard.type(String(line));
+  await page.keyboard.press('Enter');
+  await page.locator('.statusbar-item', { hasText: `Ln ${line},` }).first().waitFor({ timeout: 10000 });
+}
+
+await check('setsAConditionalBreakpointAndAPlainOne', async () => {
+  await quickInput('Control+P');
+  await page.keyboard.type('examples/ranks.c');
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'ranks.c' }).waitFor({ timeout: 20000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-editor .view-lines', { hasText: 'rank 2 gets it wrong' }).waitFor();
+  await page.locator('.monaco-editor .view-lines').first().click(); // the editor has the keyboard
+  // Line 7 (`return value;` in compute) on rank 2 only: `rank` is compute's parameter there.
+  await goToLine(7);
+  await palette('Debug: Add Conditional Breakpoint...');
+  const widget = page.locator('.breakpoint-widget');
+  await widget.locator('.monaco-editor.focused').waitFor(); // its input has the keyboard
+  await page.keyboard.type('rank == 2');
+  await page.keyboard.press('Enter');
+  await widget.waitFor({ state: 'hidden' });
+  // Line 16 (main's first printf) on every rank: 0, 1 and 3 reach it.
+  await goToLine(16);
+  await palette('Debug: Toggle Breakpoint');
+  const margin = page.locator('.monaco-editor .glyph-margin-widgets');
+  await margin.locator('.codicon-debug-breakpoint-conditional').first().waitFor({ timeout: 10000 });
+  await margin.locator('.codicon-debug-breakpoint').first().waitFor({ timeout: 10000 });
+  if ((await page.locator('.tab.dirty').count()) > 0) {
+    const text = await page.locator('.monaco-editor .view-lines').first().innerText();
+    throw new Error(`the keys meant for the breakpoints changed the file:\n${text}`);
+  }
+});
+
+const callStack = () => page.locator('.debug-call-stack').first();
+const threadRow = (name) =>
+  callStack().locator('.monaco-list-row', { has: page.locator('.thread') }).filter({ hasText: name });
+// A variable's row: its name shows as "name =".
+const variable = (name) => page.locator('.debug-variables .monaco-list-row')
+  .filter({ has: page.locator('.name', { hasText: new RegExp(`^${quote(name)}( =)?$`) }) });
+
+// The first frame under a thread's row: the next row of the list.
+async function clickTopFrame(name) {
+  const row = threadRow(name).first();
+  const expanded = async () => (await row.getAttribute('aria-expanded')) === 'true';
+  if (!(await expanded())) await row.click();
+  if (!(await waitFor('expanded', 2000, expanded).catch(() => false))) await row.locator('.monaco-tl-twistie').click();
+  await waitFor(`the thread "${name}" expanded`, 10000, expanded);
+  const index = Number(await row.getAttribute('data-index'));
+  const frame = callStack().locator(`.monaco-list-row[data-index="${index + 1}"]`);
+  await frame.locator('.stack-frame').waitFor();
+  await frame.click();
+}
+// Waits until the Variables view shows `name = expected`, opening any scope it shows closed (VS Code
+// opens only the first: Arguments, then Locals).
+async function valueOf(name, expected) {
+  const found = variable(name).locator('.value', { hasText: exactly(expected) });
+  const closed = page.locator('.debug-variables .monaco-list-row[aria-level="1"][aria-expanded="false"]');
+  try {
+    await waitFor(`${name} = ${expected}`, 30000, async () => {
+      if ((await found.count()) > 0) return true;
+      if ((await closed.count()) > 0) await closed.first().click({ timeout: 5000 }).catch(() => {});
+      return false;
+    });
+  } catch {
+    const seen = await page.locator('.debug-variables').first().innerText({ timeout: 2000 })
+      .catch(() => '(no Variables view)');
+    throw new Error(`the Variables view does not show ${name} = ${expected} within 30 s; it shows:\n${seen}`);
+  }
+}
+
+let debugged = []; // the session's processes while it is paused
+const group2 = '[2] compute at examples/ranks.c:7';
+const group013 = '[0,1,3] main at examples/ranks.c:16';
+await check('showsTwoRankGroupsInTheCallStack', async () => {
+  await palette('Debug: Start Debugging');
+  try {
+    for (const name of [group2, group013]) await threadRow(name).first().waitFor({ timeout: 120000 });
+  } catch {
+    const seen = await callStack().innerText({ timeout: 2000 }).catch(() => '(no Call Stack view)');
+    throw new Error(`the Call Stack view does not show the groups "${group2}" and "${group013}"`
+      + ` within 120 s; it shows:\n${seen}`);
+  }
+  debugged = sessionProcesses();
+  log(`the session's processes: ${debugged.map((p) => `${p.pid} ${p.cmd.split(' ')[0].split('/').pop()}`).join(', ')}`);
+  // Both groups expanded, each with its stack: compute and main for [2], main for [0,1,3].
+  await clickTopFrame(group2);
+  await page.locator('.monaco-editor .debug-top-stack-frame-line').first().waitFor();
+  await clickTopFrame(group013);
+  await callStack().locator('.stack-frame', { hasText: 'compute' }).first().waitFor();
+  if ((await callStack().locator('.stack-frame').count()) < 3) {
+    throw new Error(`fewer than 3 frames under the two groups:\n${await callStack().innerText()}`);
+  }
+});
+
+await check('showsValuesPerRankInTheVariablesView', async () => {
+  await clickTopFrame(group2);
+  await valueOf('value', '-1');
+  const watch = page.locator('.pane-header[aria-expanded="true"]', { hasText: /^watch$/i });
+  if ((await watch.count()) > 0) await watch.first().click(); // room for the Call Stack view
+  await clickTopFrame(group013);
+  await valueOf('rank', '0 on [0], 1 on [1], 3 on [3]');
+  await valueOf('x', '42');
+  await page.mouse.move(0, 0); // no hover in the pictures
+  await page.waitForTimeout(500); // the views settle (scrollbars fade) before the pictures
+  const callStackPane = page.locator('.pane', { has: page.locator('.debug-call-stack') }).first();
+  await callStackPane.screenshot({ path: join(out, 'call-stack.png') });
+  const variablesPane = page.locator('.pane', { has: page.locator('.debug-variables') }).first();
+  await variablesPane.screenshot({ path: join(out, 'variables.png') });
+  await page.screenshot({ path: join(out, 'session.png') });
+});
+
+await check('runsEveryRankToItsEnd', async () => {
+  // Continue: rank 2 goes on to line 16, ranks 0, 1 and 3 to their end; then again, rank 2 too.
+  await palette('Debug: Continue');
+  await threadRow('[0,1,3] exited, exit code 0').first().waitFor({ timeout: 60000 });
+  await threadRow('[2] main at examples/ranks.c:16').first().waitFor({ timeout: 60000 });
+  await palette('Debug: Continue');
+  // The session has ended: the Call Stack view is empty.
+  await waitFor('the session ending (an empty Call Stack view)', 60000,
+    async () => (await callStack().locator('.monaco-list-row').count()) === 0);
+  // Its processes (the adapter, sdm's agent, gdb, the ranks) end with it.
+  const running = () => sessionProcesses().filter((p) => debugged.some((d) => d.pid === p.pid));
+  await waitFor('the session\'s processes ending with it', 30000, () => running().length === 0).catch(() => {
+    throw new Error(`processes of the session still running 30 s after it ended: ${JSON.stringify(running())}`);
+  });
+});
+
+// --- the end: every process of this run ended, the report written ----------------------------
+clearTimeout(deadline);
+await browser?.close().catch(() => {});
+if (server?.pid) {
+  try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
+}
+// What code-server's group leaves once it has ended: the adapter, gdb and the ranks should end with
+// it (the adapter ends its session when its client goes).
+const left = await waitFor('every process of the run ending', 15000, () => leftovers().length === 0)
+  .then(() => []).catch(() => leftovers());
+killEverything();
+if (left.length > 0 && !checks.some((c) => c.failure)) {
+  const failure = `killed what this run left running: ${JSON.stringify(left)}`;
+  checks.push({ name: 'leavesNoProcessBehind', time: 0, failure });
+  log(`FAIL leavesNoProcessBehind: ${checks.at(-1).failure}`);
+}
+writeJunit('not finished');
+const failed = checks.filter((c) => c.failure).length;
+if (failed > 0) {
+  log(`FAILED: ${failed} of ${checks.length} checks (${out} has the screenshots and code-server.log)`);
   process.exitCode = 1;
-} finally {
-  await browser.close();
-  server.kill();
+} else {
+  log(`OK: all ${checks.length} checks (screenshots in ${out})`);
 }
