@@ -7,12 +7,15 @@ import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.eclipse.lsp4j.debug.Variable;
 
 /**
@@ -29,18 +32,21 @@ final class GroupVariables {
 
   private final BiFunction<CommandBody, RankSet, List<RankReply>> exchange;
   private final IntFunction<RankSet> ranksOf;
+  private final BiConsumer<Integer, RankSet> selectFrame;
   private final VariableReferences references;
 
   /**
-   * Variables read through {@code exchange} from the ranks {@code ranksOf} gives for a thread id;
-   * their references kept in {@code references}.
+   * Variables read through {@code exchange} from the ranks {@code ranksOf} gives for a thread id,
+   * in the frame {@code selectFrame} selects on them; their references kept in {@code references}.
    */
   GroupVariables(
       BiFunction<CommandBody, RankSet, List<RankReply>> exchange,
       IntFunction<RankSet> ranksOf,
+      BiConsumer<Integer, RankSet> selectFrame,
       VariableReferences references) {
     this.exchange = exchange;
     this.ranksOf = ranksOf;
+    this.selectFrame = selectFrame;
     this.references = references;
   }
 
@@ -153,15 +159,16 @@ final class GroupVariables {
     if (ranksByText.size() == 1) {
       return ranksByText.keySet().iterator().next();
     }
-    List<String> texts = new ArrayList<>();
-    ranksByText.forEach((text, ranks) -> texts.add(text + " on [" + ranks + "]"));
-    return String.join(", ", texts);
+    return ranksByText.entrySet().stream()
+        .sorted(Comparator.comparingInt(e -> e.getValue().first()))
+        .map(e -> e.getKey() + " on [" + e.getValue() + "]")
+        .collect(Collectors.joining(", "));
   }
 
   /** The group's ranks, their frame selected. */
   private RankSet at(VariableReferences.Container container) {
     RankSet ranks = ranksOf.apply(container.threadId());
-    exchange.apply(Commands.selectFrame(container.level()), ranks);
+    selectFrame.accept(container.level(), ranks);
     return ranks;
   }
 

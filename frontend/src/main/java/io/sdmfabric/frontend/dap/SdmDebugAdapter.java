@@ -145,6 +145,7 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
   private RankGroups groups;
   private ClientBreakpoints breakpoints;
   private GroupVariables variables;
+  private FrameSelection frames;
   private Origin origin;
   private RankSet attached = RankSet.empty();
   private String cwd = "";
@@ -278,9 +279,14 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
     origin = how;
     cwd = workingDirectory;
     console = new Console(session, renderer());
-    session.onEvent(this::onEvent);
     breakpoints = new ClientBreakpoints(this::exchange, this::source);
-    variables = new GroupVariables(this::exchange, threadId -> group(threadId).ranks(), references);
+    frames =
+        new FrameSelection(
+            session.size(), (level, ranks) -> exchange(Commands.selectFrame(level), ranks));
+    variables =
+        new GroupVariables(
+            this::exchange, threadId -> group(threadId).ranks(), frames::select, references);
+    session.onEvent(this::onEvent);
   }
 
   private Renderer renderer;
@@ -527,6 +533,7 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
     if (EvaluateArgumentsContext.REPL.equals(args.getContext())) {
       // The console language; what the console prints goes to the Debug Console as output.
       console.execute(args.getExpression());
+      frames.forget(groups.all()); // frame, up, down and thread select others
       response.setResult("");
       return CompletableFuture.completedFuture(response);
     }
@@ -535,7 +542,7 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
             ? group(args.getFrameId() / LEVELS).ranks()
             : console.table().ranksIn(STOPPED, groups.all());
     if (args.getFrameId() != null) {
-      exchange(Commands.selectFrame(args.getFrameId() % LEVELS), ranks);
+      frames.select(args.getFrameId() % LEVELS, ranks);
     }
     List<RankReply> replies = exchange(Commands.evaluate(args.getExpression()), ranks);
     response.setResult(PerRankValues.of(replies));
@@ -654,6 +661,7 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
     }
     List<RankGroups.Group> now = regroup();
     if (body.hasSuspended()) {
+      frames.stopped(event.ranks());
       SuspendedEvent suspended = body.getSuspended();
       if (!suspended.getSignal().isEmpty()) {
         event.ranks().forEach(rank -> signalOfRank.put(rank, suspended.getSignal()));
