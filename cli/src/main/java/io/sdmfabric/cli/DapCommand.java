@@ -10,7 +10,6 @@ import io.sdmfabric.frontend.dap.LaunchConfig;
 import io.sdmfabric.frontend.dap.SdmDebugAdapter;
 import io.sdmfabric.frontend.dap.SessionOpener;
 import io.sdmfabric.master.Rendezvous;
-import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.ClusterSettings;
 import io.sdmfabric.runtime.Programs;
@@ -18,9 +17,7 @@ import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.HostPort;
-import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
-import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.Welcome;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,9 +32,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -225,45 +220,12 @@ final class DapCommand implements Callable<Integer> {
                 Duration.ofSeconds(config.listenSeconds()),
                 log::println,
                 Duration.ofMinutes(15));
+        session.onClosed(why -> listener.close()); // one job per listener
         Welcome w = session.welcome();
-        return new Connected(
-            new ClosingAlso(session, listener), w.getProgram(), List.copyOf(w.getArgsList()));
+        return new Connected(session, w.getProgram(), List.copyOf(w.getArgsList()));
       } catch (Exception e) {
         listener.close();
         throw e;
-      }
-    }
-  }
-
-  /** A reverse-connected session that, closed, stops listening too. */
-  private record ClosingAlso(SessionClient session, AutoCloseable listener)
-      implements SessionClient {
-    @Override
-    public int size() {
-      return session.size();
-    }
-
-    @Override
-    public CompletableFuture<List<RankReply>> call(
-        CommandBody command, RankSet dest, Duration timeout) {
-      return session.call(command, dest, timeout);
-    }
-
-    @Override
-    public void onEvent(Consumer<RankReply> events) {
-      session.onEvent(events);
-    }
-
-    @Override
-    public void close() {
-      try {
-        session.close();
-      } finally {
-        try {
-          listener.close();
-        } catch (Exception e) {
-          // Closing a listening socket: nothing left to do about it.
-        }
       }
     }
   }

@@ -126,7 +126,7 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
     /** Started by the adapter: run at configurationDone, ended at disconnect. */
     LAUNCHED,
     /** Attached to running processes: stopped where they were, left running at disconnect. */
-    ATTACHED,
+    ATTACHED
   }
 
   private final SessionOpener opener;
@@ -146,6 +146,7 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
   private ClientBreakpoints breakpoints;
   private GroupVariables variables;
   private FrameSelection frames;
+  private Renderer renderer;
   private Origin origin;
   private RankSet attached = RankSet.empty();
   private String cwd = "";
@@ -288,8 +289,6 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
             this::exchange, threadId -> group(threadId).ranks(), frames::select, references);
     session.onEvent(this::onEvent);
   }
-
-  private Renderer renderer;
 
   /** The Debug Console's renderer: the console's text but for what the adapter shows itself. */
   private synchronized Renderer renderer() {
@@ -635,7 +634,11 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
   /** Resumes {@code ranks} with {@code body}: they count as running from now until they stop. */
   private void resume(RankSet ranks, CommandBody body) {
     ProcessTable before = console.table().snapshot();
-    references.clear();
+    references.forget(
+        groups.current().stream()
+            .filter(g -> g.ranks().intersects(ranks))
+            .map(RankGroups.Group::id)
+            .collect(Collectors.toSet()));
     ranks.forEach(signalOfRank::remove);
     console.table().markRunning(ranks);
     for (RankReply r : exchange(body, ranks)) {

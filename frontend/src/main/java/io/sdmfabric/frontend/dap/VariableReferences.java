@@ -25,7 +25,7 @@ final class VariableReferences {
 
   private final Map<Integer, Container> containers = new HashMap<>();
   private final Map<Container, Integer> references = new HashMap<>();
-  private int next = 1;
+  private int next = 1; // never reused: a reference forgotten stays unknown
 
   /** The reference of {@code container}, the same while it holds. */
   synchronized int reference(Container container) {
@@ -42,9 +42,9 @@ final class VariableReferences {
     return Optional.ofNullable(containers.get(reference));
   }
 
-  /** Forgets every reference: the ranks have moved. Numbers are not reused. */
-  synchronized void clear() {
-    containers.clear();
-    references.clear();
+  /** Forgets the references into the groups of {@code threadIds}, whose ranks moved. */
+  synchronized void forget(java.util.Set<Integer> threadIds) {
+    containers.values().removeIf(c -> threadIds.contains(c.threadId()));
+    references.keySet().removeIf(c -> threadIds.contains(c.threadId()));
   }
 }
