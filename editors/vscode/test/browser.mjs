@@ -7,13 +7,26 @@
 // examples/ranks.c:16"), and the Variables view shows main's `rank` per rank on [0,1,3]. Then it
 // continues until every rank has exited and the session ends.
 //
+// Then an MPI job, in the same window: examples/mpi_reduce.c built with mpicc in the workspace, a
+// second launch configuration of 4 ranks under mpirun, a breakpoint at line 10 (the MPI_Allreduce in
+// combine) and Select and Start Debugging on that configuration: every rank stops there, one group,
+// "[0-3] combine at examples/mpi_reduce.c:10" (VS Code shows no row for a session's only thread: the
+// Call Stack view lists its merged stack, combine and main, and the Debug Console names the group in
+// its line for the stop), and the Variables view shows `mine` per rank ("1 on [0], 2 on [1], -3 on
+// [2], 4 on [3]"); it continues, the job ends, and with it the adapter, both mpiruns, the agent, gdb
+// and the ranks (each carries this run's mark). Those checks are skipped, with the reason, when mpicc
+// or `mpirun -n 1 true` does not work here (as root, mpirun needs OMPI_ALLOW_RUN_AS_ROOT=1 and
+// OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 in this process's environment, which code-server, the adapter and
+// mpirun inherit; dev/test exports them).
+//
 //   node browser.mjs [--out DIR] [--junit FILE] [--vsix FILE]
 //
 // DIR (default editors/vscode/target/browser-test) gets the workspace, code-server's data, its log
 // and the screenshots: call-stack.png (the Call Stack view with the groups), session.png (the whole
-// window), variables.png, and failure-<check>.png when a check fails. FILE gets a JUnit report, one
-// test case per check. Exit status 0 when every check passed, 1 otherwise. Every wait is bounded,
-// and the whole run is too (SDM_BROWSER_TEST_LIMIT_S, default 480 s). Whatever happens, chromium,
+// window), variables.png, mpi-session.png (the whole window paused in the MPI job), and
+// failure-<check>.png when a check fails. FILE gets a JUnit report, one test case per check. Exit
+// status 0 when every check passed or was skipped, 1 otherwise. Every wait is bounded, and the
+// whole run is too (SDM_BROWSER_TEST_LIMIT_S, default 480 s). Whatever happens, chromium,
 // code-server's process group and every process that carries this run's mark in its environment
 // (code-server's descendants: the adapter, gdb, the ranks) are ended; one of the session's that
 // outlives it is reported as a failure.
@@ -49,6 +62,7 @@ const ws = join(out, 'ws');
 
 // The checks, in order; a check that fails stops the run, and the ones after it are not run.
 const checks = [];
+const mpiConfiguration = 'sdm: mpirun 4 ranks';
 let server; // code-server, leader of its own process group
 let browser;
 let page;
@@ -110,11 +124,17 @@ async function waitFor(what, ms, test) {
   }
 }
 
-async function check(name, body) {
+// A check is skipped, with the reason, when skip names one (what it needs is missing here).
+async function check(name, body, skip) {
   const c = { name, t0: Date.now() };
   checks.push(c);
   if (checks.some((x) => x.failure)) {
     c.skipped = 'not run: an earlier check failed';
+    return;
+  }
+  if (skip) {
+    c.skipped = skip;
+    log(`skip ${name}: ${skip}`);
     return;
   }
   try {
@@ -174,6 +194,24 @@ mkdirSync(join(out, 'data/User'), { recursive: true });
 const csConfig = join(out, 'code-server.yaml'); // so that code-server writes no ~/.config of its own
 writeFileSync(csConfig, 'auth: none\n');
 const csArgs = ['--config', csConfig, '--extensions-dir', join(out, 'ext'), '--user-data-dir', join(out, 'data')];
+const marked = { ...process.env, SDM_BROWSER_TEST_RUN: markValue }; // the environment of what this run starts
+
+// Why an MPI job cannot run here, or '' when it can: mpicc and `mpirun -n 1 true` work (in this
+// process's environment, the one the adapter gets through code-server). Anything the tries leave
+// running carries the mark, and is ended before code-server starts.
+function noMpi() {
+  for (const [command, args] of [['mpicc', ['--version']], ['mpirun', ['-n', '1', 'true']]]) {
+    const r = spawnSync(command, args, { env: marked, timeout: 60000, killSignal: 'SIGKILL', stdio: 'ignore' });
+    if (r.status !== 0) {
+      killEverything();
+      const how = r.error ? r.error.code || r.error.message : r.signal ? `killed by ${r.signal}` : `status ${r.status}`;
+      return `the MPI job is not tried: ${command} ${args.join(' ')} fails (${how}; as root mpirun needs`
+        + ' OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; dev/test exports them)';
+    }
+  }
+  return '';
+}
+let mpiSkip = '';
 
 await check('buildsTheWorkspace', async () => {
   if (!existsSync(codeServer)) {
@@ -184,11 +222,21 @@ await check('buildsTheWorkspace', async () => {
   const cc = spawnSync('gcc', ['-g', '-O0', '-o', 'ranks', 'examples/ranks.c'],
     { cwd: ws, encoding: 'utf8', timeout: 60000 });
   if (cc.status !== 0) throw new Error(`gcc failed: ${cc.error?.message || cc.stderr}`);
+  // The MPI job's source (built by buildsTheMpiJob), and whether it can run here: tried before
+  // code-server starts, so that what the tries leave is theirs alone.
+  cpSync(join(repo, 'examples/mpi_reduce.c'), join(ws, 'examples/mpi_reduce.c'));
+  mpiSkip = noMpi();
+  if (mpiSkip) log(mpiSkip);
+  // The first configuration is the one Start Debugging takes; the MPI job's is chosen by name.
   writeFileSync(join(ws, '.vscode/launch.json'), JSON.stringify({
     version: '0.2.0',
     configurations: [{
       type: 'sdm', request: 'launch', name: 'sdm: 4 ranks',
       program: '${workspaceFolder}/ranks', ranks: 4, cwd: '${workspaceFolder}',
+    }, {
+      type: 'sdm', request: 'launch', name: mpiConfiguration,
+      program: '${workspaceFolder}/mpi_reduce', ranks: 4, launcher: 'mpirun', launcherArgs: ['--oversubscribe'],
+      cwd: '${workspaceFolder}',
     }],
   }, null, 2));
   // A quiet window: no welcome page or walkthrough over the editor, the debug toolbar in the view.
@@ -206,6 +254,7 @@ await check('buildsTheWorkspace', async () => {
     'git.enabled': false, // the checkout around DIR is not the workspace's repository
     'git.openRepositoryInParentFolders': 'never',
     'debug.console.closeOnEnd': false,
+    'remote.autoForwardPorts': false, // no notification of the ports mpirun listens on
   }, null, 2));
 });
 
@@ -224,7 +273,7 @@ await check('opensTheWorkspace', async () => {
   server = spawn(codeServer, [
     ...csArgs, '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry',
     '--disable-update-check', '--disable-workspace-trust', '--ignore-last-opened', ws,
-  ], { detached: true, stdio: ['ignore', 'pipe', logFd], env: { ...process.env, SDM_BROWSER_TEST_RUN: markValue } });
+  ], { detached: true, stdio: ['ignore', 'pipe', logFd], env: marked });
   let said = '';
   server.stdout.on('data', (d) => { said += d; writeFileSync(join(out, 'code-server.log'), d, { flag: 'a' }); });
   let ended = '';
@@ -268,12 +317,13 @@ async function quickInput(keys) {
     }
   }
 }
-async function palette(label) {
+// With reopens, the command opens a quick input of its own, and that is left to the caller.
+async function palette(label, { reopens = false } = {}) {
   const input = await quickInput('Control+Shift+P');
   await page.keyboard.type(label);
   const row = input.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exactly(label) }) });
   await row.first().click({ timeout: 15000 });
-  await input.waitFor({ state: 'hidden', timeout: 10000 });
+  if (!reopens) await input.waitFor({ state: 'hidden', timeout: 10000 });
 }
 async function goToLine(line) {
   await quickInput('Control+G');
@@ -403,6 +453,119 @@ await check('runsEveryRankToItsEnd', async () => {
   });
 });
 
+// --- an MPI job under mpirun, in the same window --------------------------------------------
+
+// Every rank stops at the breakpoint: one group, [0-3]. VS Code shows no row for the only thread of
+// the only session (its Call Stack view lists that thread's frames directly, under "Paused on
+// breakpoint"), so the group's name shows in the Debug Console's line for the stop.
+const mpiGroup = '[0-3] combine at examples/mpi_reduce.c:10';
+const mpiStop = /\[0-3\] stopped: breakpoint \d+ in combine at examples\/mpi_reduce\.c:10/;
+const editorLines = () => page.locator('.part.editor .monaco-editor .view-lines');
+const repl = () => page.locator('.repl').first().innerText({ timeout: 2000 }).catch(() => '');
+const frameRow = (name) => callStack().locator('.monaco-list-row')
+  .filter({ has: page.locator('.stack-frame > .label', { hasText: exactly(name) }) });
+// The name of a process's program, from its command line.
+const programOf = (p) => p.cmd.split(' ')[0].split('/').pop();
+
+await check('buildsTheMpiJob', async () => {
+  // Built like ranks: its frames name examples/mpi_reduce.c, in the workspace.
+  const mpicc = spawnSync('mpicc', ['-g', '-O0', '-o', 'mpi_reduce', 'examples/mpi_reduce.c'],
+    { cwd: ws, env: marked, encoding: 'utf8', timeout: 60000 });
+  if (mpicc.status !== 0) throw new Error(`mpicc failed: ${mpicc.error?.message || mpicc.stderr}`);
+}, mpiSkip);
+
+await check('setsABreakpointAtTheMpiAllreduce', async () => {
+  // Only this one: the breakpoints in ranks.c are not the MPI job's.
+  await palette('Remove All Breakpoints');
+  await quickInput('Control+P');
+  await page.keyboard.type('examples/mpi_reduce.c');
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'mpi_reduce.c' }).waitFor({ timeout: 20000 });
+  await page.keyboard.press('Enter');
+  await editorLines().filter({ hasText: 'MPI_Allreduce(&mine' }).waitFor();
+  await editorLines().first().click(); // the editor has the keyboard
+  await goToLine(10);
+  await palette('Debug: Toggle Breakpoint');
+  const margin = page.locator('.part.editor .monaco-editor .glyph-margin-widgets');
+  await margin.locator('.codicon-debug-breakpoint').first().waitFor({ timeout: 10000 });
+  if ((await page.locator('.tab.dirty').count()) > 0) {
+    throw new Error(`the keys meant for the breakpoint changed the file:\n${await editorLines().first().innerText()}`);
+  }
+  if ((await page.locator('.debug-breakpoints .monaco-list-row', { hasText: 'ranks.c' }).count()) > 0) {
+    throw new Error(`the breakpoints in ranks.c are still there:\n${await page.locator('.debug-breakpoints').first().innerText()}`);
+  }
+}, mpiSkip);
+
+await check('showsTheMpiJobAsOneRankGroup', async () => {
+  // Select and Start Debugging, then the MPI job's configuration by its name.
+  await palette('Debug: Select and Start Debugging', { reopens: true });
+  const input = page.locator('.quick-input-widget');
+  const row = input.locator('.monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: exactly(mpiConfiguration) }) });
+  await row.first().click({ timeout: 15000 });
+  await input.waitFor({ state: 'hidden', timeout: 10000 });
+  try {
+    await waitFor('the stop', 180000, async () => mpiStop.test(await repl())
+      && (await frameRow('combine').count()) > 0 && (await frameRow('main').count()) > 0);
+  } catch {
+    const seen = await callStack().innerText({ timeout: 2000 }).catch(() => '(no Call Stack view)');
+    throw new Error(`no stop of [0-3] in combine at examples/mpi_reduce.c:10 with the frames combine and main`
+      + ` within 180 s; the Call Stack view shows:\n${seen}\nthe Debug Console:\n${await repl()}`);
+  }
+  debugged = sessionProcesses();
+  log(`the MPI session's processes: ${debugged.map((p) => `${p.pid} ${programOf(p)}`).join(', ')}`);
+  // mpirun and the ranks carry the mark: what outlives the session is seen (and ended).
+  const ranks = debugged.filter((p) => programOf(p) === 'mpi_reduce').length;
+  if (!debugged.some((p) => programOf(p) === 'mpirun') || ranks !== 4) {
+    throw new Error(`mpirun and 4 ranks do not carry this run's mark: ${JSON.stringify(debugged)}`);
+  }
+  // One group: no row of its own.
+  if ((await callStack().locator('.monaco-list-row .thread').count()) > 0) {
+    throw new Error(`not the one group "${mpiGroup}":\n${await callStack().innerText()}`);
+  }
+  // The group's merged stack: combine at line 10, then main at line 19 (the call of combine).
+  const frames = (await callStack().locator('.stack-frame').allInnerTexts()).map((f) => f.replace(/\s+/g, ' ').trim());
+  const combine = frames.findIndex((f) => f === 'combine mpi_reduce.c 10');
+  if (combine < 0 || frames[combine + 1] !== 'main mpi_reduce.c 19') {
+    throw new Error(`the stack is not combine at mpi_reduce.c:10, then main at mpi_reduce.c:19: ${JSON.stringify(frames)}`);
+  }
+  await frameRow('combine').first().click();
+  await page.locator('.part.editor .monaco-editor .debug-top-stack-frame-line').first().waitFor();
+}, mpiSkip);
+
+await check('showsMineOnEveryRankInTheVariablesView', async () => {
+  await frameRow('combine').first().click();
+  await valueOf('mine', '1 on [0], 2 on [1], -3 on [2], 4 on [3]'); // Arguments, the first scope
+  await valueOf('total', '0'); // Locals, opened
+  // The keyboard in the editor, on the line of the stop: no focused row in the picture.
+  await editorLines().locator('.view-line', { hasText: 'MPI_Allreduce(&mine' }).click({ position: { x: 1, y: 5 } });
+  await page.mouse.move(0, 0); // no hover in the picture
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(out, 'mpi-session.png') });
+}, mpiSkip);
+
+await check('runsTheMpiJobToItsEnd', async () => {
+  // Every rank exits: the session ends. (The Call Stack view is empty as soon as the only thread
+  // runs; the Run and Debug view's start button, in the place of the debug toolbar, says it ended.)
+  const start = page.locator('.part.sidebar .start-debug-action-item');
+  if (await start.isVisible()) throw new Error('the start button shows while the MPI job is paused');
+  await palette('Debug: Continue');
+  const t0 = Date.now();
+  await waitFor('the MPI session ending (the start button back, an empty Call Stack view)', 120000,
+    async () => (await start.isVisible()) && (await callStack().locator('.monaco-list-row').count()) === 0);
+  log(`the MPI session ended ${((Date.now() - t0) / 1000).toFixed(1)} s after Continue`);
+  // Rank 0 printed the (wrong) total.
+  await waitFor('"[0] total = 4, expected 10" in the Debug Console', 10000,
+    async () => /\[0\] total = 4, expected 10/.test(await repl()))
+    .catch(async (e) => { throw new Error(`${e.message}; it shows:\n${await repl()}`); });
+  // mpirun, the agent, gdb, the ranks and the adapter end with it: none of this run's processes is
+  // left but code-server's and chromium's.
+  const running = sessionProcesses;
+  await waitFor('the MPI session\'s processes ending with it', 30000, () => running().length === 0).catch(() => {
+    throw new Error(`processes of the MPI session still running 30 s after it ended: ${JSON.stringify(running())}`);
+  });
+  log(`its processes ended ${((Date.now() - t0) / 1000).toFixed(1)} s after Continue`);
+}, mpiSkip);
+
 // --- the end: every process of this run ended, the report written ----------------------------
 clearTimeout(deadline);
 await browser?.close().catch(() => {});
@@ -425,5 +588,7 @@ if (failed > 0) {
   log(`FAILED: ${failed} of ${checks.length} checks (${out} has the screenshots and code-server.log)`);
   process.exitCode = 1;
 } else {
-  log(`OK: all ${checks.length} checks (screenshots in ${out})`);
+  const skipped = checks.filter((c) => c.skipped).length;
+  const passed = skipped ? `${checks.length - skipped} of ${checks.length} checks, ${skipped} skipped` : `all ${checks.length} checks`;
+  log(`OK: ${passed} (screenshots in ${out})`);
 }
