@@ -47,6 +47,38 @@ class SdmDebugIT {
   }
 
   @Test
+  void stacksShowEveryThreadWithTheOneThatSpinsOnOneRank() throws Exception {
+    // Every main thread waits in pthread_join: only the workers show rank 1's spinning one.
+    String program = Sdm.example("threads", true).toString();
+    Sdm.Result r = Sdm.run("", "stacks", "-n", "3", "--after", "2s", program);
+    assertEquals(0, r.exitCode(), r.toString());
+    contains(r, "main at threads.c:30  [0-2] 3 threads");
+    contains(r, "worker_a at threads.c:13  [0-2] 8 threads");
+    contains(r, "worker_b at threads.c:18  [1] 1 thread");
+    Sdm.Result json =
+        Sdm.run("", "stacks", "-n", "3", "--after", "2s", "--format", "json", program);
+    contains(json, "\"func\":\"worker_b\",\"file\":\"threads.c\",\"line\":18,\"ranks\":\"1\"");
+    contains(json, "\"threads\":8");
+    Sdm.Result dot = Sdm.run("", "stacks", "-n", "3", "--after", "2s", "--format", "dot", program);
+    contains(dot, "worker_b at threads.c:18\\n[1] (1, 1 thread)");
+  }
+
+  @Test
+  void btAllMergesEveryThreadOfTheRanksInTheConsole() throws Exception {
+    Sdm.Result r =
+        Sdm.run(
+            "run\nwait 1\ninterrupt\nwait 10\nbt all\n[1] bt all\nquit\n",
+            "debug",
+            "-n",
+            "3",
+            Sdm.example("threads", true).toString());
+    assertEquals(0, r.exitCode(), r.toString());
+    contains(r, "worker_a at threads.c:13  [0-2] 8 threads");
+    contains(r, "worker_a at threads.c:13  [1] 2 threads");
+    contains(r, "worker_b at threads.c:18  [1] 1 thread");
+  }
+
+  @Test
   void aSegfaultOnOneRankStopsThatRankWhereItHappened() throws Exception {
     Sdm.Result r =
         Sdm.run(

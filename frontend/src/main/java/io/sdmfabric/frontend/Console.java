@@ -156,6 +156,7 @@ public final class Console {
       }
       case DETACH -> detach(word, ranks);
       case BACKTRACE -> backtrace(word, ranks);
+      case BACKTRACE_ALL -> backtraceAll(word, ranks);
       // After kill too the ranks count as running until they report their exit, so that wait
       // waits for it.
       case RUN, CONTINUE, STEP, NEXT, FINISH, KILL -> resume(word, ranks, body(simple));
@@ -180,7 +181,7 @@ public final class Console {
       case INFO_BREAKPOINTS -> Commands.listBreakpoints();
       case INFO_THREADS -> Commands.listThreads();
       case INFO_SIGNALS -> Commands.listSignals();
-      case DETACH, BACKTRACE, PROCS, HELP, QUIT ->
+      case DETACH, BACKTRACE, BACKTRACE_ALL, PROCS, HELP, QUIT ->
           throw new IllegalStateException(simple + " is run by the console itself");
     };
   }
@@ -281,6 +282,23 @@ public final class Console {
       renderer.error(running, "still running after " + timeout.toMillis() / 1000.0 + " s");
     }
     renderer.complete("wait");
+  }
+
+  /** {@code bt all}: every thread's stack, merged, with how many threads each frame has. */
+  private void backtraceAll(String word, RankSet ranks) throws InterruptedException {
+    StackTree.Builder tree = StackTree.builder();
+    for (RankReply r : exchange(ranks, Commands.listAllStacks())) {
+      if (r.body().hasThreadStacks()) {
+        tree.addThreads(Protos.fromProto(r.body().getThreadStacks()), r.ranks());
+      } else {
+        renderer.reply(word, "", r);
+      }
+    }
+    StackTree merged = tree.build();
+    if (!merged.isEmpty()) {
+      renderer.stacks(merged);
+    }
+    renderer.complete(word);
   }
 
   private void backtrace(String word, RankSet ranks) throws InterruptedException {

@@ -90,6 +90,7 @@ public sealed interface ConsoleCommand {
     KILL,
     DETACH,
     BACKTRACE,
+    BACKTRACE_ALL,
     LOCALS,
     ARGS,
     INFO_BREAKPOINTS,

@@ -38,9 +38,6 @@ public final class ConsoleParser {
           Map.entry("interrupt", Simple.INTERRUPT),
           Map.entry("kill", Simple.KILL),
           Map.entry("detach", Simple.DETACH),
-          Map.entry("bt", Simple.BACKTRACE),
-          Map.entry("backtrace", Simple.BACKTRACE),
-          Map.entry("where", Simple.BACKTRACE),
           Map.entry("locals", Simple.LOCALS),
           Map.entry("args", Simple.ARGS),
           Map.entry("procs", Simple.PROCS),
@@ -126,6 +123,16 @@ public final class ConsoleParser {
         return new ConsoleCommand.Wait(args.isEmpty() ? DEFAULT_WAIT : duration(args));
       case "info":
         return info(args);
+      case "bt":
+      case "backtrace":
+      case "where":
+        if (args.equalsIgnoreCase("all")) {
+          return Simple.BACKTRACE_ALL;
+        } else if (!args.isEmpty()) {
+          throw new ConsoleSyntaxException(
+              "\"" + word + "\" takes \"all\" (every thread) or nothing");
+        }
+        return Simple.BACKTRACE;
       default:
         Simple simple = SIMPLE.get(w);
         if (simple == null) {
@@ -151,6 +158,7 @@ public final class ConsoleParser {
         "  wait [TIMEOUT]               until the ranks are stopped or exited (e.g. 10s)",
         "  detach                       leave attached processes running without sdm",
         "  bt                           merged stacks, a tree with the ranks at each frame",
+        "  bt all                       the same of every thread, with the threads at each frame",
         "  frame N | up | down          select a frame",
         "  print EXPR | ptype EXPR      values compared across ranks; whatis EXPR: type name",
         "  locals | args | x/N ADDR     variables; N bytes of memory",

@@ -118,21 +118,25 @@ public final class JsonRenderer implements Renderer {
             "stacks",
             tree.ranks(),
             "tree",
-            tree.roots().stream().map(JsonRenderer::node).toList()));
+            tree.roots().stream().map(n -> node(n, tree.everyThread())).toList()));
   }
 
-  private static Map<String, Object> node(StackTree.Node n) {
-    return Json.object(
-        "func",
-        n.frame().function(),
-        "file",
-        n.frame().file(),
-        "line",
-        n.frame().line(),
-        "ranks",
-        n.ranks().toString(),
-        "children",
-        n.children().stream().map(JsonRenderer::node).toList());
+  private static Map<String, Object> node(StackTree.Node n, boolean threads) {
+    Map<String, Object> node =
+        Json.object(
+            "func",
+            n.frame().function(),
+            "file",
+            n.frame().file(),
+            "line",
+            n.frame().line(),
+            "ranks",
+            n.ranks().toString());
+    if (threads) {
+      node.put("threads", n.threads());
+    }
+    node.put("children", n.children().stream().map(c -> node(c, threads)).toList());
+    return node;
   }
 
   @Override

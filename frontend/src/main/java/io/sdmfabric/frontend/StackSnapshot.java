@@ -20,10 +20,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * STAT's view of a hang, over any session ({@code sdm stacks}): load the program on every rank, let
  * it run for a while or until every rank has stopped or ended, interrupt the rest, and merge the
- * stacks of the stopped ranks into one call-prefix tree; the ranks not stopped (ended, lost) are
- * listed by state beside it.
+ * stacks of every thread of the stopped ranks into one call-prefix tree, which counts the threads
+ * at each frame; the ranks not stopped (ended, lost) are listed by state beside it.
  *
- * @param tree the stopped ranks' stacks, merged
+ * @param tree the stopped ranks' threads' stacks, merged
  * @param others the ranks that did not stop, by state and location
  */
 public record StackSnapshot(StackTree tree, List<ProcessTable.Row> others) {
@@ -74,9 +74,9 @@ public record StackSnapshot(StackTree tree, List<ProcessTable.Row> others) {
     RankSet stopped = table.ranksIn(ProcessTable.State.STOPPED, all);
     StackTree.Builder tree = StackTree.builder();
     if (!stopped.isEmpty()) {
-      for (RankReply r : call(session, Commands.listFrames(), stopped)) {
-        if (r.body().hasFrames() && r.body().getFrames().getFramesCount() > 0) {
-          tree.add(Protos.fromProto(r.body().getFrames()), r.ranks());
+      for (RankReply r : call(session, Commands.listAllStacks(), stopped)) {
+        if (r.body().hasThreadStacks()) {
+          tree.addThreads(Protos.fromProto(r.body().getThreadStacks()), r.ranks());
         }
       }
     }

@@ -186,14 +186,20 @@ public final class TextRenderer implements Renderer {
   @Override
   public synchronized void stacks(StackTree tree) {
     for (StackTree.Node root : tree.roots()) {
-      node(root, 0);
+      node(root, 0, tree.everyThread());
     }
   }
 
-  private void node(StackTree.Node n, int depth) {
-    line("  ".repeat(depth) + n.frame().describe() + "  [" + n.ranks() + "]");
+  private void node(StackTree.Node n, int depth, boolean threads) {
+    line(
+        "  ".repeat(depth)
+            + n.frame().describe()
+            + "  ["
+            + n.ranks()
+            + "]"
+            + (threads ? " " + StackTree.threadsText(n.threads()) : ""));
     for (StackTree.Node child : n.children()) {
-      node(child, depth + 1);
+      node(child, depth + 1, threads);
     }
   }
 

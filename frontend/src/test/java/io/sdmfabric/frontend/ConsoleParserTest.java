@@ -71,6 +71,8 @@ class ConsoleParserTest {
     "detach, DETACH",
     "bt, BACKTRACE",
     "where, BACKTRACE",
+    "bt all, BACKTRACE_ALL",
+    "backtrace ALL, BACKTRACE_ALL",
     "locals, LOCALS",
     "args, ARGS",
     "procs, PROCS",
@@ -115,7 +117,8 @@ class ConsoleParserTest {
     assertTrue(error("handle SIGUSR1 sometimes").startsWith("unknown signal action"));
     assertTrue(error("wait soon").startsWith("bad timeout"));
     assertTrue(error("info registers").startsWith("info what?"));
-    assertEquals("\"bt\" takes no arguments: full", error("bt full"));
+    assertEquals("\"bt\" takes \"all\" (every thread) or nothing", error("bt full"));
+    assertEquals("\"detach\" takes no arguments: now", error("detach now"));
     assertEquals("break needs a location: FILE:LINE or FUNCTION", error("break"));
   }
 }

@@ -607,6 +607,26 @@ public final class GdbDebugger implements Debugger {
         .thenApply(r -> GdbResults.frames(r.results().list("stack")));
   }
 
+  /** Each of the program's threads' frames, asked of gdb thread by thread, selecting none. */
+  @Override
+  public CompletableFuture<List<List<Frame>>> allStacks() {
+    return send("-thread-info")
+        .thenCompose(
+            r -> {
+              List<CompletableFuture<List<Frame>>> stacks = new ArrayList<>();
+              for (MiValue v : r.results().list("threads").items()) {
+                int global = Integer.parseInt(GdbResults.asTuple(v).string("id"));
+                if (inferior.ownThread(global) > 0) {
+                  stacks.add(
+                      send(MiCommand.of("-stack-list-frames").option("--thread").param(global))
+                          .thenApply(f -> GdbResults.frames(f.results().list("stack"))));
+                }
+              }
+              return CompletableFuture.allOf(stacks.toArray(CompletableFuture[]::new))
+                  .thenApply(done -> stacks.stream().map(CompletableFuture::join).toList());
+            });
+  }
+
   @Override
   public CompletableFuture<Frame> selectFrame(int level) {
     // gdb 13 describes a frame "??" past the outermost frame: check the depth first (counting at

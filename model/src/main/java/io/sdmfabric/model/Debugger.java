@@ -73,6 +73,12 @@ public interface Debugger extends AutoCloseable {
   /** The frames of the selected thread, innermost first. */
   CompletableFuture<List<Frame>> frames();
 
+  /**
+   * The stacks of every thread of the stopped process, each innermost frame first, in the order of
+   * the threads' numbers; the selection stays as it was.
+   */
+  CompletableFuture<List<List<Frame>>> allStacks();
+
   /** Selects a frame of the selected thread for variables and expressions. */
   CompletableFuture<Frame> selectFrame(int level);
 

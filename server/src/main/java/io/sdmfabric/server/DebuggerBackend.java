@@ -158,6 +158,15 @@ public final class DebuggerBackend implements RankBackend {
             c,
             debugger.frames(),
             frames -> Protos.frames(frames.stream().map(Frame::withoutAddress).toList()));
+      case LIST_ALL_STACKS:
+        return cached(
+            c,
+            debugger.allStacks(),
+            stacks ->
+                Protos.threadStacks(
+                    stacks.stream()
+                        .map(frames -> frames.stream().map(Frame::withoutAddress).toList())
+                        .toList()));
       case SELECT_FRAME:
         return cached(
             c,

@@ -369,6 +369,12 @@ public final class SimulatedDebugger implements Debugger {
     return call(this::stack);
   }
 
+  /** The stack of the one thread. */
+  @Override
+  public CompletableFuture<List<List<Frame>>> allStacks() {
+    return call(() -> List.of(stack()));
+  }
+
   /** Selects a frame; {@code No frame at level N.} outside the stack. */
   @Override
   public CompletableFuture<Frame> selectFrame(int level) {

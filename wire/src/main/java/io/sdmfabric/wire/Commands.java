@@ -108,6 +108,11 @@ public final class Commands {
     return CommandBody.newBuilder().setListFrames(EMPTY).build();
   }
 
+  /** The call stacks of every thread ({@code bt all}, {@code sdm stacks}). */
+  public static CommandBody listAllStacks() {
+    return CommandBody.newBuilder().setListAllStacks(EMPTY).build();
+  }
+
   /**
    * Selects the frame at {@code level}, 0 the innermost ({@code frame}, {@code up}, {@code down}).
    */

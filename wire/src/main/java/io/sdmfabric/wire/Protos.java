@@ -45,6 +45,7 @@ import io.sdmfabric.wire.proto.StopReasonProto;
 import io.sdmfabric.wire.proto.SuspendedEvent;
 import io.sdmfabric.wire.proto.TextEvent;
 import io.sdmfabric.wire.proto.ThreadProto;
+import io.sdmfabric.wire.proto.ThreadStacksEvent;
 import io.sdmfabric.wire.proto.ThreadsEvent;
 import io.sdmfabric.wire.proto.TypeEvent;
 import io.sdmfabric.wire.proto.ValueKindProto;
@@ -55,6 +56,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -757,6 +759,33 @@ public final class Protos {
     FramesEvent.Builder b = FramesEvent.newBuilder();
     frames.forEach(f -> b.addFrames(toProto(f)));
     return EventBody.newBuilder().setFrames(b).build();
+  }
+
+  /**
+   * The reply with every thread's stack, in a canonical order (by the stacks' frames, not by
+   * thread), so that ranks whose threads stand in the same places merge.
+   */
+  public static EventBody threadStacks(List<List<Frame>> stacks) {
+    List<FramesEvent> sorted =
+        stacks.stream()
+            .map(
+                frames -> {
+                  FramesEvent.Builder b = FramesEvent.newBuilder();
+                  frames.forEach(f -> b.addFrames(toProto(f)));
+                  return b.build();
+                })
+            .sorted(
+                Comparator.comparing(
+                    FramesEvent::toByteString, ByteString.unsignedLexicographicalComparator()))
+            .toList();
+    return EventBody.newBuilder()
+        .setThreadStacks(ThreadStacksEvent.newBuilder().addAllStacks(sorted))
+        .build();
+  }
+
+  /** The stacks of a thread stacks event, each innermost frame first. */
+  public static List<List<Frame>> fromProto(ThreadStacksEvent proto) {
+    return map(Objects.requireNonNull(proto, "proto").getStacksList(), Protos::fromProto);
   }
 
   /** The reply with one frame, e.g. the one just selected. */

@@ -36,9 +36,14 @@ import java.util.Set;
  * stack, and {@link CanonicalBytes#eventBody} parses trees up to about a thousand frames deep.
  * Producers should cut deeper stacks (a runaway recursion) before merging.
  *
+ * <p>A tree of every thread ({@code everyThread}) counts threads too: a node's {@code threads} is
+ * how many threads of its ranks pass through it ("worker_a [0-2] 7 threads"). In a tree of one
+ * thread per rank, the count is the number of ranks.
+ *
  * @param roots the outermost frames; no two with the same frame key
+ * @param everyThread whether the stacks are of every thread of the ranks, or of one each
  */
-public record StackTree(List<Node> roots) {
+public record StackTree(List<Node> roots, boolean everyThread) {
 
   /**
    * Orders siblings canonically. Siblings never share a key, so this is a total order on them; the
@@ -60,6 +65,11 @@ public record StackTree(List<Node> roots) {
     roots = canonicalSiblings(roots, "roots");
   }
 
+  /** The tree of one stack per rank. */
+  public StackTree(List<Node> roots) {
+    this(roots, false);
+  }
+
   /**
    * One node of the tree.
    *
@@ -67,8 +77,9 @@ public record StackTree(List<Node> roots) {
    * @param ranks the ranks whose stacks pass through this frame; never empty
    * @param children the callees, each with a subset of {@code ranks}; no two with the same frame
    *     key. A rank in {@code ranks} but in no child stopped in this frame.
+   * @param threads how many threads of {@code ranks} pass through this frame: at least one each
    */
-  public record Node(Frame frame, RankSet ranks, List<Node> children) {
+  public record Node(Frame frame, RankSet ranks, List<Node> children, long threads) {
 
     /**
      * Sorts {@code children} canonically.
@@ -81,6 +92,10 @@ public record StackTree(List<Node> roots) {
       Objects.requireNonNull(ranks, "ranks");
       if (ranks.isEmpty()) {
         throw new IllegalArgumentException("stack tree node without ranks: " + frame.describe());
+      }
+      if (threads < ranks.longSize()) {
+        throw new IllegalArgumentException(
+            threads + " threads for the " + ranks.longSize() + " ranks of " + frame.describe());
       }
       children = canonicalSiblings(children, "callees of " + frame.describe());
       for (Node child : children) {
@@ -96,6 +111,11 @@ public record StackTree(List<Node> roots) {
                   + " does not");
         }
       }
+    }
+
+    /** A node of one thread per rank. */
+    public Node(Frame frame, RankSet ranks, List<Node> children) {
+      this(frame, ranks, children, ranks.longSize());
     }
 
     /** A node without callees: the frame where {@code ranks} stopped. */
@@ -157,6 +177,11 @@ public record StackTree(List<Node> roots) {
     return builder.build();
   }
 
+  /** A count of threads as people read it: "1 thread", "7 threads". */
+  public static String threadsText(long threads) {
+    return threads + (threads == 1 ? " thread" : " threads");
+  }
+
   /** Whether the tree holds no stack. */
   public boolean isEmpty() {
     return roots.isEmpty();
@@ -199,7 +224,7 @@ public record StackTree(List<Node> roots) {
 
   /** The tree as a message, siblings in canonical order. */
   public StackTreeProto toProto() {
-    StackTreeProto.Builder b = StackTreeProto.newBuilder();
+    StackTreeProto.Builder b = StackTreeProto.newBuilder().setEveryThread(everyThread);
     roots.forEach(r -> b.addRoots(toProto(r)));
     return b.build();
   }
@@ -209,6 +234,9 @@ public record StackTree(List<Node> roots) {
         StackTreeNode.newBuilder()
             .setFrame(Protos.toProto(node.frame()))
             .setRanks(Protos.toProto(node.ranks()));
+    if (node.threads() != node.ranks().longSize()) {
+      b.setThreads(node.threads());
+    }
     node.children().forEach(c -> b.addChildren(toProto(c)));
     return b.build();
   }
@@ -224,7 +252,7 @@ public record StackTree(List<Node> roots) {
     Objects.requireNonNull(proto, "proto");
     List<Node> roots = new ArrayList<>(proto.getRootsCount());
     proto.getRootsList().forEach(r -> roots.add(fromProto(r)));
-    return new StackTree(roots);
+    return new StackTree(roots, proto.getEveryThread());
   }
 
   private static Node fromProto(StackTreeNode proto) {
@@ -233,8 +261,12 @@ public record StackTree(List<Node> roots) {
     }
     List<Node> children = new ArrayList<>(proto.getChildrenCount());
     proto.getChildrenList().forEach(c -> children.add(fromProto(c)));
+    RankSet ranks = Protos.fromProto(proto.getRanks());
     return new Node(
-        Protos.fromProto(proto.getFrame()), Protos.fromProto(proto.getRanks()), children);
+        Protos.fromProto(proto.getFrame()),
+        ranks,
+        children,
+        proto.getThreads() == 0 ? ranks.longSize() : proto.getThreads());
   }
 
   /** A fresh builder, empty. */
@@ -250,8 +282,19 @@ public record StackTree(List<Node> roots) {
    */
   public static final class Builder {
     private final Map<Key, MutableNode> roots = new HashMap<>();
+    private boolean everyThread;
 
     private Builder() {}
+
+    /**
+     * Adds the stacks of every thread of {@code ranks} (each rank has these threads in these
+     * places), and makes the tree one of every thread.
+     */
+    public Builder addThreads(List<List<Frame>> stacksInnermostFirst, RankSet ranks) {
+      everyThread = true;
+      stacksInnermostFirst.forEach(stack -> add(stack, ranks));
+      return this;
+    }
 
     /**
      * Adds one stack shared by {@code ranks}. Adding nothing when either argument is empty: ranks
@@ -270,7 +313,7 @@ public record StackTree(List<Node> roots) {
       for (int i = framesInnermostFirst.size() - 1; i >= 0; i--) {
         Frame frame = Objects.requireNonNull(framesInnermostFirst.get(i), "frame");
         MutableNode node = level.computeIfAbsent(Key.of(frame), k -> new MutableNode(frame, first));
-        node.add(frame, first, ranks);
+        node.add(frame, first, ranks, ranks.longSize());
         level = node.children;
       }
       return this;
@@ -279,6 +322,7 @@ public record StackTree(List<Node> roots) {
     /** Adds every stack of {@code tree}. */
     public Builder addTree(StackTree tree) {
       Objects.requireNonNull(tree, "tree");
+      everyThread |= tree.everyThread();
       tree.roots().forEach(r -> addNode(roots, r));
       return this;
     }
@@ -287,19 +331,19 @@ public record StackTree(List<Node> roots) {
       Frame frame = node.frame();
       int first = node.ranks().first();
       MutableNode into = level.computeIfAbsent(Key.of(frame), k -> new MutableNode(frame, first));
-      into.add(frame, first, node.ranks());
+      into.add(frame, first, node.ranks(), node.threads());
       node.children().forEach(c -> addNode(into.children, c));
     }
 
     /** The tree of everything added so far. */
     public StackTree build() {
-      return new StackTree(freeze(roots));
+      return new StackTree(freeze(roots), everyThread);
     }
 
     private static List<Node> freeze(Map<Key, MutableNode> level) {
       List<Node> nodes = new ArrayList<>(level.size());
       for (MutableNode m : level.values()) {
-        nodes.add(new Node(m.frame, m.ranks.build(), freeze(m.children)));
+        nodes.add(new Node(m.frame, m.ranks.build(), freeze(m.children), m.threads));
       }
       return nodes;
     }
@@ -319,6 +363,7 @@ public record StackTree(List<Node> roots) {
     Frame frame;
     int frameRank;
     final RankSet.Builder ranks = RankSet.builder();
+    long threads;
     final Map<Key, MutableNode> children = new HashMap<>();
 
     MutableNode(Frame frame, int frameRank) {
@@ -327,10 +372,11 @@ public record StackTree(List<Node> roots) {
     }
 
     /**
-     * Adds {@code more}, whose smallest rank is {@code candidateRank}, and keeps the frame of the
-     * smallest rank (then level, then address).
+     * Adds {@code more}, whose smallest rank is {@code candidateRank}, with {@code moreThreads}
+     * threads, and keeps the frame of the smallest rank (then level, then address).
      */
-    void add(Frame candidate, int candidateRank, RankSet more) {
+    void add(Frame candidate, int candidateRank, RankSet more, long moreThreads) {
+      threads += moreThreads;
       long count = more.longSize();
       if (count == 1) {
         ranks.add(candidateRank);

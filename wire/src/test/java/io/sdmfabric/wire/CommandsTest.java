@@ -47,7 +47,8 @@ class CommandsTest {
         Commands.handleSignal("SIGUSR1", Set.of(SignalAction.NOSTOP)),
         Commands.cli("info frame"),
         Commands.input(new byte[] {'a'}),
-        Commands.detach());
+        Commands.detach(),
+        Commands.listAllStacks());
   }
 
   @Test

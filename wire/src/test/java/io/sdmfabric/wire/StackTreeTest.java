@@ -41,6 +41,44 @@ class StackTreeTest {
   }
 
   @Test
+  void aTreeOfEveryThreadCountsTheThreadsAtEachFrame() {
+    Frame start = f(1, "start_thread", 442);
+    Frame workerA = f(0, "worker_a", 13);
+    Frame workerB = f(0, "worker_b", 18);
+    List<Frame> waits = List.of(workerA, start);
+    StackTree tree =
+        StackTree.builder()
+            .addThreads(List.of(List.of(MAIN), waits, waits, waits), RankSet.of(0, 2))
+            .addThreads(
+                List.of(List.of(MAIN), List.of(workerB, start), waits, waits), RankSet.of(1))
+            .build();
+    assertTrue(tree.everyThread());
+    StackTree.Node threads =
+        tree.roots().stream().filter(n -> n.frame() == start).findFirst().get();
+    assertEquals(9, threads.threads());
+    assertEquals(RankSet.range(0, 3), threads.ranks());
+    StackTree.Node a =
+        threads.children().stream().filter(n -> n.frame() == workerA).findFirst().get();
+    StackTree.Node b =
+        threads.children().stream().filter(n -> n.frame() == workerB).findFirst().get();
+    assertEquals(8, a.threads());
+    assertEquals(RankSet.range(0, 3), a.ranks());
+    assertEquals(1, b.threads());
+    assertEquals(RankSet.of(1), b.ranks());
+    assertEquals(tree, StackTree.fromProto(tree.toProto()));
+    assertEquals(tree, StackTree.mergeAll(List.of(StackTree.empty(), tree)));
+    assertEquals("1 thread", StackTree.threadsText(1));
+    assertEquals("8 threads", StackTree.threadsText(8));
+  }
+
+  @Test
+  void aNodeHasAtLeastOneThreadPerRank() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new StackTree.Node(MAIN, RankSet.range(0, 4), List.of(), 3));
+  }
+
+  @Test
   void emptyStackOrNoRanksGiveTheEmptyTree() {
     assertTrue(StackTree.of(List.of(), RankSet.of(1)).isEmpty());
     assertTrue(StackTree.of(List.of(MAIN), RankSet.empty()).isEmpty());
