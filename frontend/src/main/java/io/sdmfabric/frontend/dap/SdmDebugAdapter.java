@@ -671,10 +671,12 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
       }
       StoppedEventArguments stopped = new StoppedEventArguments();
       stopped.setReason(reason(suspended.getReason()));
+      // The ranks, where a client shows one thread's frames without its name (VS Code does).
       stopped.setDescription(
-          suspended.getSignal().isEmpty()
-              ? null
-              : suspended.getSignal() + " on [" + event.ranks() + "]");
+          (suspended.getSignal().isEmpty() ? stopped.getReason() : suspended.getSignal())
+              + " on ["
+              + event.ranks()
+              + "]");
       groups.holding(event.ranks().first()).ifPresent(g -> stopped.setThreadId(g.id()));
       stopped.setAllThreadsStopped(false);
       client.stopped(stopped);
