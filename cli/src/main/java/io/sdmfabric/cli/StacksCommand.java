@@ -1,17 +1,26 @@
 package io.sdmfabric.cli;
 
 import io.sdmfabric.frontend.Durations;
+import io.sdmfabric.frontend.ProcessTable;
 import io.sdmfabric.frontend.StackSnapshot;
+import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
+import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.Programs;
+import io.sdmfabric.runtime.attach.AttachTargets;
+import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.SessionClient;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,14 +28,22 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code sdm stacks}: STAT's view of a hang. Runs the program on N ranks, lets it run for a while
- * or until every rank has stopped or ended, interrupts the rest, prints the merged call-prefix
- * tree, and ends every process.
+ * or until every rank has stopped or ended, interrupts the rest, prints the merged call-prefix tree
+ * of every thread, and ends every process. Or attaches to the running processes of a job that sdm
+ * did not start (the targets of {@code sdm attach}), samples them, and detaches, leaving them
+ * running as they were. {@code --samples K} takes K snapshots {@code --interval} apart and says of
+ * each place whether its ranks stood there in every one (stuck) or moved (progressing).
  */
 @Command(
     name = "stacks",
-    description = "Run PROGRAM on N ranks, then print the merged stacks of all ranks.",
+    description =
+        "Run PROGRAM on N ranks, or attach to a running job (HOST:PID[,PID...], PID..., --slurm"
+            + " JOBID[.STEP]), then print the merged stacks of every thread of every rank.",
     mixinStandardHelpOptions = true)
 final class StacksCommand implements Callable<Integer> {
+  /** Processes as {@code sdm attach} takes them: {@code [HOST:]PID[,PID...]}. */
+  private static final Pattern TARGET = Pattern.compile("([^\\s:/]+:)?\\d+(,\\d+)*");
+
   @Option(names = "-n", description = "number of ranks (default: ${DEFAULT-VALUE})")
   int ranks = 4;
 
@@ -38,16 +55,45 @@ final class StacksCommand implements Callable<Integer> {
               + " (default: ${DEFAULT-VALUE})")
   String after = "3s";
 
+  @Option(
+      names = "--samples",
+      paramLabel = "K",
+      description =
+          "take K snapshots, the ranks running on between them; each place says whether its"
+              + " ranks were stuck there or progressing (default: ${DEFAULT-VALUE})")
+  int samples = 1;
+
+  @Option(
+      names = "--interval",
+      paramLabel = "DURATION",
+      description = "how long the ranks run between samples (default: ${DEFAULT-VALUE})")
+  String interval = "1s";
+
   @Option(names = "--format", description = "text, json or dot (default: ${DEFAULT-VALUE})")
   StackSnapshot.Format format = StackSnapshot.Format.text;
 
+  @Option(
+      names = "--slurm",
+      paramLabel = "JOBID[.STEP]",
+      description = "sample every process of this running Slurm job step (default step: 0)")
+  String slurm;
+
+  @Option(
+      names = "--rsh",
+      paramLabel = "COMMAND",
+      description =
+          "how to reach other hosts' processes of a running job (default: ${DEFAULT-VALUE})")
+  String rsh = "ssh";
+
+  /** How ranks start, and (its gdb sharing and transport) how a running job's are reached. */
   @Mixin LaunchOptions launch = new LaunchOptions();
 
-  @Parameters(index = "0", paramLabel = "PROGRAM", description = "the program")
-  String program;
-
-  @Parameters(index = "1..*", paramLabel = "ARGS", description = "its arguments")
-  List<String> args = new ArrayList<>();
+  @Parameters(
+      paramLabel = "PROGRAM [ARGS] | TARGET...",
+      description =
+          "the program and its arguments; or the processes of a running job: HOST:PID[,PID...],"
+              + " or PID[,PID...] for processes of this host")
+  List<String> words = new ArrayList<>();
 
   private final PrintStream out;
   private final PrintStream err;
@@ -60,12 +106,35 @@ final class StacksCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Duration wait;
+    Duration apart;
     try {
       wait = Durations.parse(after);
+      apart = Durations.parse(interval);
     } catch (IllegalArgumentException e) {
       err.println("sdm: " + e.getMessage());
       return 2;
     }
+    if (samples < 1) {
+      err.println("sdm: --samples needs at least 1, not " + samples);
+      return 2;
+    }
+    boolean running =
+        slurm != null
+            || (!words.isEmpty() && words.stream().allMatch(w -> TARGET.matcher(w).matches()));
+    if (slurm != null && !words.isEmpty()) {
+      err.println("sdm stacks: give a program, processes, or --slurm JOBID[.STEP], not both");
+      return 2;
+    }
+    if (words.isEmpty() && slurm == null) {
+      err.println("sdm stacks: give a program (and its arguments), processes, or --slurm");
+      return 2;
+    }
+    return running ? sampleRunningJob(apart) : runProgram(wait, apart);
+  }
+
+  private int runProgram(Duration wait, Duration apart) throws Exception {
+    String program = words.get(0);
+    List<String> args = words.subList(1, words.size());
     String resolved;
     SessionClient session;
     try {
@@ -76,12 +145,48 @@ final class StacksCommand implements Callable<Integer> {
       return 2;
     }
     try (session) {
-      StackSnapshot.take(session, resolved, args, wait).print(format, out);
+      StackSnapshot.take(session, resolved, args, wait, samples, apart).print(format, out);
       return 0;
     } catch (StackSnapshot.LoadFailed e) {
       // gdb's reason, as the ranks gave it.
       err.println("sdm: [" + e.ranks() + "] " + TerminalText.escape(e.getMessage()));
       return 1;
+    }
+  }
+
+  /** Attaches to the job's processes, samples them, and detaches: they run on as they were. */
+  private int sampleRunningJob(Duration apart) throws Exception {
+    AttachedSession session;
+    try {
+      AttachedSession.Spec spec =
+          new AttachedSession.Spec(
+              slurm == null ? Optional.of(AttachTargets.parse(words)) : Optional.empty(),
+              slurm == null ? Optional.empty() : Optional.of(SlurmStep.parse(slurm)),
+              List.of(rsh.strip().split("\\s+")),
+              launch.distributed.transport(err),
+              launch.distributed.address,
+              launch.distributed.wireUp(),
+              FabricConfig.defaults(),
+              launch.gdbs.ranksPerGdb());
+      session = AttachedSession.start(spec, err);
+    } catch (IOException | IllegalArgumentException e) {
+      err.println("sdm: " + TerminalText.escape(String.valueOf(e.getMessage())));
+      return 2;
+    }
+    try (session) {
+      RankSet attached = session.attached();
+      ProcessTable table = new ProcessTable(session.size());
+      session.onEvent(table::apply);
+      table.put(attached, ProcessTable.State.STOPPED, "attached");
+      StackSnapshot snapshot;
+      try {
+        snapshot = StackSnapshot.sample(session, table, attached, samples, apart);
+      } finally {
+        // Whatever happened, the job runs on without sdm.
+        session.call(Commands.detach(), attached, Duration.ZERO).get(60, TimeUnit.SECONDS);
+      }
+      snapshot.print(format, out);
+      return 0;
     }
   }
 }

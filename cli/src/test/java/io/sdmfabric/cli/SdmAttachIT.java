@@ -71,29 +71,33 @@ class SdmAttachIT {
     assertEquals(List.of(), Sdm.leftovers());
   }
 
-  /** A job of the example mpi_iterate, started by its launcher in the background. */
+  /** A job of an MPI example, started by its launcher in the background. */
   private final class Job {
     final String launcher;
     final Process process;
+    final String program;
     final String name = "sdm-attach-it-" + ProcessHandle.current().pid() + "-" + jobs.size();
     final StringBuffer output = new StringBuffer();
-    final CompletableFuture<Void> iterating = new CompletableFuture<>();
+    final CompletableFuture<Void> started = new CompletableFuture<>();
 
+    /** mpi_iterate, for {@link #ITERATIONS}: started once every rank says it iterates. */
     Job(String launcher) throws IOException {
+      this(launcher, "mpi_iterate", List.of("" + ITERATIONS), "iterating");
+    }
+
+    /** {@code example} with {@code args}, started once a rank's line starts with {@code ready}. */
+    Job(String launcher, String example, List<String> args, String ready) throws IOException {
       needs(launcher);
       this.launcher = launcher;
-      String program = Sdm.mpiExample("mpi_iterate").toString();
-      List<String> command =
-          launcher.equals("mpirun")
-              ? List.of("mpirun", "-n", "" + RANKS, program, "" + ITERATIONS)
-              : List.of(
-                  "srun",
-                  "-n",
-                  "" + RANKS,
-                  "--mpi=pmix",
-                  "--job-name=" + name,
-                  program,
-                  "" + ITERATIONS);
+      this.program = Sdm.mpiExample(example).toString();
+      List<String> command = new ArrayList<>();
+      if (launcher.equals("mpirun")) {
+        command.addAll(List.of("mpirun", "-n", "" + RANKS, program));
+      } else {
+        command.addAll(
+            List.of("srun", "-n", "" + RANKS, "--mpi=pmix", "--job-name=" + name, program));
+      }
+      command.addAll(args);
       process = new ProcessBuilder(command).redirectErrorStream(true).start();
       jobs.add(this);
       Thread reader =
@@ -104,8 +108,8 @@ class SdmAttachIT {
                         new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                   for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                     output.append(line).append('\n');
-                    if (line.startsWith("iterating")) {
-                      iterating.complete(null);
+                    if (line.startsWith(ready)) {
+                      started.complete(null);
                     }
                   }
                 } catch (IOException e) {
@@ -116,19 +120,42 @@ class SdmAttachIT {
       reader.start();
     }
 
-    /** Waits until every rank iterates. */
+    /** Waits until a rank says it is ready. */
     Job started() throws Exception {
       try {
-        iterating.get(60, TimeUnit.SECONDS);
+        started.get(60, TimeUnit.SECONDS);
       } catch (java.util.concurrent.TimeoutException e) {
-        throw new AssertionError("the job did not start iterating:\n" + output);
+        throw new AssertionError("the job did not start:\n" + output);
       }
       return this;
     }
 
+    /**
+     * Every rank runs on without a debugger: its process is there, no tracer holds it, and it is
+     * not stopped (asked a few times: a process just detached may take a moment to be scheduled).
+     */
+    void runsOnUntraced() throws Exception {
+      List<ProcessHandle> ranks =
+          ProcessHandle.allProcesses()
+              .filter(p -> p.info().command().map(program::equals).orElse(false))
+              .toList();
+      assertEquals(RANKS, ranks.size(), "the job's processes: " + ranks + "\n" + output);
+      for (ProcessHandle p : ranks) {
+        String status = "";
+        for (int i = 0; i < 50; i++) {
+          status = Files.readString(Path.of("/proc/" + p.pid() + "/status"));
+          if (!status.matches("(?s).*\nState:\\s*[tT].*")) {
+            break;
+          }
+          Thread.sleep(100);
+        }
+        assertTrue(status.matches("(?s).*\nTracerPid:\\s*0\n.*"), p.pid() + ": " + status);
+        assertTrue(status.matches("(?s).*\nState:\\s*[RS].*"), p.pid() + ": " + status);
+      }
+    }
+
     /** The ranks' processes, in rank order (mpirun's children that run the example). */
     List<Long> pids() throws IOException {
-      String program = Sdm.mpiExample("mpi_iterate").toString();
       List<ProcessHandle> ranks =
           process
               .descendants()
@@ -244,6 +271,49 @@ class SdmAttachIT {
     everyRankIterates(r, RankSet.all(RANKS));
     contains(r, "[0-3] detached");
     job.finishesNormally();
+  }
+
+  /**
+   * sdm stacks of the hanging mpi_deadlock, three samples: every place stuck, the job left as it
+   * was.
+   */
+  private static void stuckInThreeSamples(Sdm.Result r) {
+    assertEquals(0, r.exitCode(), r.toString());
+    contains(r, "exchange at mpi_deadlock.c:8  [0,1]");
+    contains(r, "wait_for_all at mpi_deadlock.c:12  [2,3]");
+    assertTrue(r.out().contains("stuck in 3 samples"), r.toString());
+    assertFalse(r.out().contains("progressing"), r.toString());
+  }
+
+  @Test
+  void stacksOfAHangingJobStartedWithoutSdmSampledThreeTimesByPidAreStuckAndItRunsOn()
+      throws Exception {
+    Job job = new Job("mpirun", "mpi_deadlock", List.of(), "rank").started();
+    Sdm.Result r = Sdm.run("", "stacks", "--samples", "3", "--interval", "300ms", list(job.pids()));
+    stuckInThreeSamples(r);
+    job.runsOnUntraced();
+  }
+
+  @Test
+  void stacksOfAHangingJobStepSampledThreeTimesAreStuckAndItRunsOn() throws Exception {
+    Job job = new Job("srun", "mpi_deadlock", List.of(), "rank").started();
+    Sdm.Result r =
+        Sdm.run(
+            "",
+            "stacks",
+            "--samples",
+            "3",
+            "--interval",
+            "300ms",
+            "--format",
+            "json",
+            "--slurm",
+            job.slurmJob());
+    assertEquals(0, r.exitCode(), r.toString());
+    contains(r, "\"func\":\"exchange\",\"file\":\"mpi_deadlock.c\",\"line\":8,\"ranks\":\"0,1\"");
+    contains(r, "\"stuck\":\"0,1\",\"progressing\":\"\"");
+    contains(r, "\"stuck\":\"2,3\",\"progressing\":\"\"");
+    job.runsOnUntraced();
   }
 
   @Test

@@ -1,7 +1,11 @@
 package io.sdmfabric.frontend;
 
+import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.StackTree;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * A merged stack tree in Graphviz's DOT language: one box per frame, labeled with its ranks (and
@@ -11,17 +15,30 @@ public final class Dot {
   private Dot() {}
 
   public static String write(StackTree tree) {
+    return write(tree, path -> "");
+  }
+
+  /** The tree, each leaf's label followed by {@code leafNote} of its path (outermost first). */
+  public static String write(StackTree tree, Function<List<Frame>, String> leafNote) {
     StringBuilder b = new StringBuilder("digraph stacks {\n  node [shape=box];\n");
     int[] next = {0};
     for (StackTree.Node root : tree.roots()) {
-      node(b, root, -1, next, tree.everyThread());
+      node(b, root, -1, next, tree.everyThread(), new ArrayList<>(), leafNote);
     }
     return b.append("}\n").toString();
   }
 
   private static void node(
-      StringBuilder b, StackTree.Node n, int parent, int[] next, boolean threads) {
+      StringBuilder b,
+      StackTree.Node n,
+      int parent,
+      int[] next,
+      boolean threads,
+      List<Frame> path,
+      Function<List<Frame>, String> leafNote) {
     int id = next[0]++;
+    path.add(n.frame());
+    String note = n.isLeaf() ? leafNote.apply(List.copyOf(path)) : "";
     // The frame is the program's names: controls escaped, then quoted for DOT, where a backslash
     // starts an escape of its own.
     String frame =
@@ -35,12 +52,15 @@ public final class Dot {
         .append("] (")
         .append(n.ranks().size())
         .append(threads ? ", " + StackTree.threadsText(n.threads()) : "")
-        .append(")\"];\n");
+        .append(")")
+        .append(note.isEmpty() ? "" : "\\n" + note)
+        .append("\"];\n");
     if (parent >= 0) {
       b.append("  n").append(parent).append(" -> n").append(id).append(";\n");
     }
     for (StackTree.Node child : n.children()) {
-      node(b, child, id, next, threads);
+      node(b, child, id, next, threads, path, leafNote);
     }
+    path.remove(path.size() - 1);
   }
 }

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Shows a session as one JSON object per line, each with {@code "event"} and {@code "ranks"} (the
@@ -113,15 +114,30 @@ public final class JsonRenderer implements Renderer {
 
   @Override
   public void stacks(StackTree tree) {
+    stacks(tree, path -> Map.of());
+  }
+
+  /**
+   * The merged stacks, each leaf with the entries {@code leafFields} gives for its path (outermost
+   * frame first), e.g. how its ranks moved between samples.
+   */
+  public void stacks(StackTree tree, Function<List<Frame>, Map<String, Object>> leafFields) {
     emit(
         event(
             "stacks",
             tree.ranks(),
             "tree",
-            tree.roots().stream().map(n -> node(n, tree.everyThread())).toList()));
+            tree.roots().stream()
+                .map(n -> node(n, new ArrayList<>(), tree.everyThread(), leafFields))
+                .toList()));
   }
 
-  private static Map<String, Object> node(StackTree.Node n, boolean threads) {
+  private static Map<String, Object> node(
+      StackTree.Node n,
+      List<Frame> path,
+      boolean threads,
+      Function<List<Frame>, Map<String, Object>> leafFields) {
+    path.add(n.frame());
     Map<String, Object> node =
         Json.object(
             "func",
@@ -135,7 +151,12 @@ public final class JsonRenderer implements Renderer {
     if (threads) {
       node.put("threads", n.threads());
     }
-    node.put("children", n.children().stream().map(c -> node(c, threads)).toList());
+    if (n.isLeaf()) {
+      node.putAll(leafFields.apply(List.copyOf(path)));
+    }
+    node.put(
+        "children", n.children().stream().map(c -> node(c, path, threads, leafFields)).toList());
+    path.remove(path.size() - 1);
     return node;
   }
 

@@ -1,5 +1,6 @@
 package io.sdmfabric.frontend;
 
+import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
@@ -18,15 +19,16 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * STAT's view of a hang, over any session ({@code sdm stacks}): load the program on every rank, let
- * it run for a while or until every rank has stopped or ended, interrupt the rest, and merge the
- * stacks of every thread of the stopped ranks into one call-prefix tree, which counts the threads
- * at each frame; the ranks not stopped (ended, lost) are listed by state beside it.
+ * STAT's view of a hang, over any session ({@code sdm stacks}): the merged stacks of every thread
+ * of the stopped ranks in one call-prefix tree, which counts the threads at each frame; the ranks
+ * not stopped (ended, lost) are listed by state beside it. With more than one sample, the ranks run
+ * on between samples, and each place of the last one says which of its ranks stood there in every
+ * sample (stuck) and which moved (progressing), as STAT's temporal view does.
  *
- * @param tree the stopped ranks' threads' stacks, merged
+ * @param samples the snapshots taken, the last one shown
  * @param others the ranks that did not stop, by state and location
  */
-public record StackSnapshot(StackTree tree, List<ProcessTable.Row> others) {
+public record StackSnapshot(StackSamples samples, List<ProcessTable.Row> others) {
   /** How long the interrupted ranks get to stop, and each command to complete. */
   private static final Duration STOP_LIMIT = Duration.ofSeconds(10);
 
@@ -43,14 +45,25 @@ public record StackSnapshot(StackTree tree, List<ProcessTable.Row> others) {
     others = List.copyOf(others);
   }
 
+  /** The stacks of the last sample, merged. */
+  public StackTree tree() {
+    return samples.last();
+  }
+
   /**
    * Runs {@code program} with {@code args} on every rank of {@code session} for {@code after} (or
-   * until no rank runs), interrupts the ranks still running, and takes their merged stacks.
+   * until no rank runs), then takes {@code count} samples {@code interval} apart.
    *
    * @throws LoadFailed when some rank could not load the program
    */
   public static StackSnapshot take(
-      SessionClient session, String program, List<String> args, Duration after) throws Exception {
+      SessionClient session,
+      String program,
+      List<String> args,
+      Duration after,
+      int count,
+      Duration interval)
+      throws Exception {
     int size = session.size();
     ProcessTable table = new ProcessTable(size);
     session.onEvent(table::apply);
@@ -66,23 +79,38 @@ public record StackSnapshot(StackTree tree, List<ProcessTable.Row> others) {
     }
     table.markRunning(all);
     call(session, Commands.run(), all);
-    RankSet running = table.awaitNotRunning(all, after.toMillis());
-    if (!running.isEmpty()) {
-      call(session, Commands.suspend(), running);
-      table.awaitNotRunning(running, STOP_LIMIT.toMillis());
-    }
-    RankSet stopped = table.ranksIn(ProcessTable.State.STOPPED, all);
-    StackTree.Builder tree = StackTree.builder();
-    if (!stopped.isEmpty()) {
-      for (RankReply r : call(session, Commands.listAllStacks(), stopped)) {
-        if (r.body().hasThreadStacks()) {
-          tree.addThreads(Protos.fromProto(r.body().getThreadStacks()), r.ranks());
-        }
+    table.awaitNotRunning(all, after.toMillis());
+    return sample(session, table, all, count, interval);
+  }
+
+  /**
+   * Takes {@code count} samples of {@code ranks}, {@code interval} apart: each interrupts the ranks
+   * that run, takes every thread's stack of the stopped ones, and lets them run on until the next.
+   * The ranks are left stopped after the last sample.
+   *
+   * @param table the ranks' states, kept up to date with the session's events by the caller
+   */
+  public static StackSnapshot sample(
+      SessionClient session, ProcessTable table, RankSet ranks, int count, Duration interval)
+      throws Exception {
+    StackSamples samples = new StackSamples();
+    for (int i = 0; i < count; i++) {
+      RankSet running = table.ranksIn(ProcessTable.State.RUNNING, ranks);
+      if (!running.isEmpty()) {
+        call(session, Commands.suspend(), running);
+        table.awaitNotRunning(running, STOP_LIMIT.toMillis());
+      }
+      RankSet stopped = table.ranksIn(ProcessTable.State.STOPPED, ranks);
+      samples.add(stopped.isEmpty() ? List.of() : call(session, Commands.listAllStacks(), stopped));
+      if (i < count - 1 && !stopped.isEmpty()) {
+        table.markRunning(stopped);
+        call(session, Commands.go(), stopped);
+        Thread.sleep(interval.toMillis());
       }
     }
     List<ProcessTable.Row> others =
-        table.rows(all).stream().filter(r -> r.state() != ProcessTable.State.STOPPED).toList();
-    return new StackSnapshot(tree.build(), others);
+        table.rows(ranks).stream().filter(r -> r.state() != ProcessTable.State.STOPPED).toList();
+    return new StackSnapshot(samples, others);
   }
 
   private static List<RankReply> call(SessionClient session, CommandBody body, RankSet dest)
@@ -92,9 +120,10 @@ public record StackSnapshot(StackTree tree, List<ProcessTable.Row> others) {
 
   /** Prints the snapshot on {@code out} as {@code format} says. */
   public void print(Format format, PrintStream out) {
+    boolean temporal = samples.count() > 1;
     switch (format) {
       case text -> {
-        new TextRenderer(out).stacks(tree);
+        new TextRenderer(out).stacks(tree(), path -> temporal ? motionText(path) : "");
         others.forEach(
             r ->
                 out.println(
@@ -106,9 +135,28 @@ public record StackSnapshot(StackTree tree, List<ProcessTable.Row> others) {
                             + " "
                             + r.location())));
       }
-      case json -> new JsonRenderer(out).stacks(tree);
-      case dot -> out.print(Dot.write(tree));
+      case json ->
+          new JsonRenderer(out).stacks(tree(), path -> temporal ? motionFields(path) : Map.of());
+      case dot -> out.print(Dot.write(tree(), path -> temporal ? motionText(path) : ""));
     }
+  }
+
+  /** "stuck in 3 samples", "progressing", or both with their ranks. */
+  private String motionText(List<Frame> path) {
+    StackSamples.Motion m = samples.motion(path);
+    if (m.stuck().isEmpty() && m.progressing().isEmpty()) {
+      return ""; // no thread's stack ends here: the leaf is a prefix of deeper ones
+    } else if (m.progressing().isEmpty()) {
+      return "stuck in " + samples.count() + " samples";
+    } else if (m.stuck().isEmpty()) {
+      return "progressing";
+    }
+    return "stuck [" + m.stuck() + "], progressing [" + m.progressing() + "]";
+  }
+
+  private Map<String, Object> motionFields(List<Frame> path) {
+    StackSamples.Motion m = samples.motion(path);
+    return Json.object("stuck", m.stuck().toString(), "progressing", m.progressing().toString());
   }
 
   /** Some ranks could not load the program: nothing ran. */

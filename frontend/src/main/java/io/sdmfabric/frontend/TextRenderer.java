@@ -14,8 +14,10 @@ import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.ProgramLoadedEvent;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * Shows a session as text: every line that concerns ranks starts with them, e.g. {@code [0-7]}.
@@ -185,22 +187,35 @@ public final class TextRenderer implements Renderer {
 
   @Override
   public synchronized void stacks(StackTree tree) {
+    stacks(tree, path -> "");
+  }
+
+  /**
+   * The merged stacks, each leaf followed by {@code leafNote} of its path (outermost frame first),
+   * e.g. how its ranks moved between samples.
+   */
+  public synchronized void stacks(StackTree tree, Function<List<Frame>, String> leafNote) {
     for (StackTree.Node root : tree.roots()) {
-      node(root, 0, tree.everyThread());
+      node(root, new ArrayList<>(), tree.everyThread(), leafNote);
     }
   }
 
-  private void node(StackTree.Node n, int depth, boolean threads) {
+  private void node(
+      StackTree.Node n, List<Frame> path, boolean threads, Function<List<Frame>, String> leafNote) {
+    path.add(n.frame());
+    String note = n.isLeaf() ? leafNote.apply(List.copyOf(path)) : "";
     line(
-        "  ".repeat(depth)
+        "  ".repeat(path.size() - 1)
             + n.frame().describe()
             + "  ["
             + n.ranks()
             + "]"
-            + (threads ? " " + StackTree.threadsText(n.threads()) : ""));
+            + (threads ? " " + StackTree.threadsText(n.threads()) : "")
+            + (note.isEmpty() ? "" : "  " + note));
     for (StackTree.Node child : n.children()) {
-      node(child, depth + 1, threads);
+      node(child, path, threads, leafNote);
     }
+    path.remove(path.size() - 1);
   }
 
   @Override
