@@ -170,7 +170,7 @@ test('the Debug Console takes the console language and shows its merged replies'
   await dc.evaluateRequest({ expression: '[2] print value', context: 'repl' });
   await dc.evaluateRequest({ expression: 'procs', context: 'repl' });
   assert.match(output, /^\[2\] value = -1$/m);
-  assert.match(output, /^stopped\s+compute at examples\/ranks\.c:7\s+\[0-3\]$/m);
+  assert.match(output, /^stopped\s+compute at examples\/ranks\.c:7\s+4\s+\[0-3\]$/m);
 });
 
 test('a launch that cannot start says why, and a wrong attribute says which', async (t) => {

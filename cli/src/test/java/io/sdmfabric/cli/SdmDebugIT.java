@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sdmfabric.model.RankSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,7 +70,7 @@ class SdmDebugIT {
   void btAllMergesEveryThreadOfTheRanksInTheConsole() throws Exception {
     Sdm.Result r =
         Sdm.run(
-            "run\nwait 1\ninterrupt\nwait 10\nbt all\n[1] bt all\nquit\n",
+            "run\nwait 1\ninterrupt\nwait 10\nbt all\n[1] bt all\nprocs\nquit\n",
             "debug",
             "-n",
             "3",
@@ -76,6 +79,15 @@ class SdmDebugIT {
     contains(r, "worker_a at threads.c:13  [0-2] 8 threads");
     contains(r, "worker_a at threads.c:13  [1] 2 threads");
     contains(r, "worker_b at threads.c:18  [1] 1 thread");
+    // procs counts the threads of each group: four a rank (main and three workers).
+    Matcher row = Pattern.compile("(?m)^stopped .* (\\d+) +\\[([^\\]]+)\\]$").matcher(r.out());
+    int rows = 0;
+    while (row.find()) {
+      rows++;
+      assertEquals(
+          4L * RankSet.parse(row.group(2)).size(), Long.parseLong(row.group(1)), row.group());
+    }
+    assertTrue(rows > 0, "procs shows no stopped group with its threads:\n" + r);
   }
 
   @Test
@@ -300,7 +312,8 @@ class SdmDebugIT {
     contains(r, "  SIGUSR1     No   No    Yes  User defined signal 1");
     contains(r, "starts at address");
     contains(r, "[1] killed by signal SIGKILL");
-    assertTrue(r.out().matches("(?s).*\nstopped +compute at ranks.c:6 +\\[0\\]\n.*"), r.toString());
+    assertTrue(
+        r.out().matches("(?s).*\nstopped +compute at ranks.c:6 +1 +\\[0\\]\n.*"), r.toString());
     assertTrue(r.out().matches("(?s).*\nexited +signal SIGKILL +\\[1\\]\n.*"), r.toString());
     contains(r, "[0] rank = 0");
     assertEquals(1, r.out().split("error:", -1).length - 1, r.toString());

@@ -151,7 +151,7 @@ public final class Console {
       }
       case HELP -> renderer.info(ConsoleParser.help());
       case PROCS -> {
-        renderer.procs(table.rows(ranks));
+        renderer.procs(withThreads(table.rows(ranks)));
         renderer.complete(word);
       }
       case DETACH -> detach(word, ranks);
@@ -282,6 +282,37 @@ public final class Console {
       renderer.error(running, "still running after " + timeout.toMillis() / 1000.0 + " s");
     }
     renderer.complete("wait");
+  }
+
+  /** The rows, each of stopped ranks with how many threads its ranks have in all. */
+  private List<ProcessTable.Row> withThreads(List<ProcessTable.Row> rows)
+      throws InterruptedException {
+    RankSet.Builder stopped = RankSet.builder();
+    rows.stream()
+        .filter(r -> r.state() == ProcessTable.State.STOPPED)
+        .forEach(r -> stopped.addAll(r.ranks()));
+    RankSet asked = stopped.build();
+    if (asked.isEmpty()) {
+      return rows;
+    }
+    List<RankReply> replies = exchange(asked, Commands.listThreads());
+    return rows.stream()
+        .map(
+            row -> {
+              if (row.state() != ProcessTable.State.STOPPED) {
+                return row;
+              }
+              long threads = 0;
+              for (RankReply r : replies) {
+                if (r.body().hasThreads()) {
+                  threads +=
+                      (long) row.ranks().intersectionSize(r.ranks())
+                          * r.body().getThreads().getThreadsCount();
+                }
+              }
+              return row.withThreads(threads);
+            })
+        .toList();
   }
 
   /** {@code bt all}: every thread's stack, merged, with how many threads each frame has. */

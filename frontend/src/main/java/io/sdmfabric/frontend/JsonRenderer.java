@@ -171,6 +171,9 @@ public final class JsonRenderer implements Renderer {
       if (!r.location().isEmpty()) {
         row.put(r.state() == ProcessTable.State.ERROR ? "message" : "location", r.location());
       }
+      if (r.threads() > 0) {
+        row.put("threads", r.threads());
+      }
       row.put("ranks", r.ranks().toString());
       list.add(row);
     }

@@ -33,12 +33,25 @@ public final class ProcessTable {
     ERROR
   }
 
-  /** Ranks in the same state at the same place ({@code location}: why, for {@code ERROR}). */
-  public record Row(State state, String location, RankSet ranks) {
+  /**
+   * Ranks in the same state at the same place ({@code location}: why, for {@code ERROR}), with the
+   * number of their threads when it was asked ({@code procs} asks the stopped ranks), else 0.
+   */
+  public record Row(State state, String location, RankSet ranks, long threads) {
     public Row {
       Objects.requireNonNull(state, "state");
       Objects.requireNonNull(location, "location");
       Objects.requireNonNull(ranks, "ranks");
+    }
+
+    /** A row whose threads were not counted. */
+    public Row(State state, String location, RankSet ranks) {
+      this(state, location, ranks, 0);
+    }
+
+    /** This row with {@code count} threads. */
+    public Row withThreads(long count) {
+      return new Row(state, location, ranks, count);
     }
   }
 

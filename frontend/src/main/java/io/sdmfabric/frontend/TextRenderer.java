@@ -220,15 +220,25 @@ public final class TextRenderer implements Renderer {
 
   @Override
   public synchronized void procs(List<ProcessTable.Row> rows) {
-    line(String.format(Locale.ROOT, "%-12s %-40s %s", "state", "location", "ranks"));
+    // The threads' column only when some row counted them.
+    boolean threads = rows.stream().anyMatch(r -> r.threads() > 0);
+    line(
+        threads
+            ? String.format(
+                Locale.ROOT, "%-12s %-40s %-8s %s", "state", "location", "threads", "ranks")
+            : String.format(Locale.ROOT, "%-12s %-40s %s", "state", "location", "ranks"));
     for (ProcessTable.Row r : rows) {
+      String state = r.state().name().toLowerCase(Locale.ROOT);
       line(
-          String.format(
-              Locale.ROOT,
-              "%-12s %-40s [%s]",
-              r.state().name().toLowerCase(Locale.ROOT),
-              r.location(),
-              r.ranks()));
+          threads
+              ? String.format(
+                  Locale.ROOT,
+                  "%-12s %-40s %-8s [%s]",
+                  state,
+                  r.location(),
+                  r.threads() > 0 ? r.threads() : "",
+                  r.ranks())
+              : String.format(Locale.ROOT, "%-12s %-40s [%s]", state, r.location(), r.ranks()));
     }
   }
 

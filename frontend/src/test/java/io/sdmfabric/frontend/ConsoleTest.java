@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
@@ -53,6 +54,11 @@ class ConsoleTest {
                 switch (command.getKindCase()) {
                   case DETACH -> Protos.detached();
                   case LIST_FRAMES -> Protos.frames(List.of(SLEEP));
+                  case LIST_THREADS ->
+                      Protos.threads(
+                          List.of(
+                              new ThreadInfo(1, "LWP 1", "", true, SLEEP),
+                              new ThreadInfo(2, "LWP 2", "", true, SLEEP)));
                   default -> Protos.error("unexpected " + command.getKindCase());
                 }));
       }
@@ -82,6 +88,19 @@ class ConsoleTest {
             new ProcessTable.Row(ProcessTable.State.ERROR, NOT_ATTACHED, RankSet.of(3))),
         console.table().rows(RankSet.all(4)));
     assertEquals("", out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void procsSaysHowManyThreadsTheStoppedRanksHave() throws Exception {
+    console.recordStops(RankSet.all(4));
+    console.execute("procs");
+    List<String> shown = out.toString(StandardCharsets.UTF_8).lines().toList();
+    assertEquals(
+        List.of(
+            String.format("%-12s %-40s %-8s %s", "state", "location", "threads", "ranks"),
+            String.format("%-12s %-40s %-8s [%s]", "stopped", SLEEP.describe(), 6, "0-2"),
+            String.format("%-12s %-40s %-8s [%s]", "error", NOT_ATTACHED, "", "3")),
+        shown);
   }
 
   @Test
