@@ -234,6 +234,29 @@ class SdmNodesIT {
   }
 
   /**
+   * Waits until Slurm has every node idle, resuming one it set down: after a test cut a node's link
+   * or route, slurmctld may mark the node not responding a few seconds later and keep it down for a
+   * minute, and a job that needs every node would wait that long.
+   */
+  private static void everyNodeIdle() throws Exception {
+    String states = "";
+    for (int i = 0; i < 240; i++) {
+      states = slurmCommand("sinfo", "-h", "-N", "-o", "%N %T");
+      if (states.lines().allMatch(l -> l.endsWith(" idle"))) {
+        return;
+      }
+      for (String line : states.lines().toList()) {
+        String[] nodeState = line.split(" ");
+        if (nodeState[1].startsWith("down") || nodeState[1].startsWith("drain")) {
+          slurmCommand("scontrol", "update", "NodeName=" + nodeState[0], "State=RESUME");
+        }
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("the nodes are not all idle after 2 min:\n" + states);
+  }
+
+  /**
    * A job of mpi_iterate started under srun without sdm ({@code srunOptions} place it), iterating;
    * closing it cancels what is left of it.
    */
@@ -405,6 +428,7 @@ class SdmNodesIT {
     Map<String, String> env = new java.util.HashMap<>(slurm());
     env.put(PrivateDirectory.HOME_ENV, home.toString());
     Path log = home.resolve("job.out");
+    everyNodeIdle(); // the job needs all four
     String job =
         Sdm.sbatch(
             env,

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiPredicate;
 
 /**
  * The console: runs console lines against a session and shows the results. The same object serves
@@ -317,28 +318,41 @@ public final class Console {
 
   /** {@code bt all}: every thread's stack, merged, with how many threads each frame has. */
   private void backtraceAll(String word, RankSet ranks) throws InterruptedException {
-    StackTree.Builder tree = StackTree.builder();
-    for (RankReply r : exchange(ranks, Commands.listAllStacks())) {
-      if (r.body().hasThreadStacks()) {
-        tree.addThreads(Protos.fromProto(r.body().getThreadStacks()), r.ranks());
-      } else {
-        renderer.reply(word, "", r);
-      }
-    }
-    StackTree merged = tree.build();
-    if (!merged.isEmpty()) {
-      renderer.stacks(merged);
-    }
-    renderer.complete(word);
+    showStacks(
+        word,
+        exchange(ranks, Commands.listAllStacks()),
+        (tree, r) -> {
+          if (!r.body().hasThreadStacks()) {
+            return false;
+          }
+          tree.addThreads(Protos.fromProto(r.body().getThreadStacks()), r.ranks());
+          return true;
+        });
   }
 
+  /** {@code bt}: the selected thread's stack, merged. */
   private void backtrace(String word, RankSet ranks) throws InterruptedException {
-    List<RankReply> replies = exchange(ranks, Commands.listFrames());
+    showStacks(
+        word,
+        exchange(ranks, Commands.listFrames()),
+        (tree, r) -> {
+          if (!r.body().hasFrames() || r.body().getFrames().getFramesCount() == 0) {
+            return false;
+          }
+          tree.add(Protos.fromProto(r.body().getFrames()), r.ranks());
+          return true;
+        });
+  }
+
+  /**
+   * Shows the stacks {@code addStacks} puts in one merged tree, and as they are the replies it does
+   * not take (errors, ranks without a stack).
+   */
+  private void showStacks(
+      String word, List<RankReply> replies, BiPredicate<StackTree.Builder, RankReply> addStacks) {
     StackTree.Builder tree = StackTree.builder();
     for (RankReply r : replies) {
-      if (r.body().hasFrames() && r.body().getFrames().getFramesCount() > 0) {
-        tree.add(Protos.fromProto(r.body().getFrames()), r.ranks());
-      } else {
+      if (!addStacks.test(tree, r)) {
         renderer.reply(word, "", r);
       }
     }
