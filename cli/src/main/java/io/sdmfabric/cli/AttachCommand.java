@@ -7,8 +7,6 @@ import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.AttachedSession;
-import io.sdmfabric.runtime.attach.AttachTargets;
-import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.server.FabricConfig;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -83,17 +81,9 @@ final class AttachCommand implements Callable<Integer> {
     FabricConfig config = consoleOptions.config();
     AttachedSession session;
     try {
-      AttachedSession.Spec spec =
-          new AttachedSession.Spec(
-              slurm == null ? Optional.of(AttachTargets.parse(targets)) : Optional.empty(),
-              slurm == null ? Optional.empty() : Optional.of(SlurmStep.parse(slurm)),
-              List.of(rsh.strip().split("\\s+")),
-              distributed.transport(err),
-              distributed.address,
-              distributed.wireUp(),
-              config,
-              gdbs.ranksPerGdb());
-      session = AttachedSession.start(spec, err);
+      session =
+          AttachedSession.start(
+              AttachSpecs.of(targets, slurm, rsh, distributed, gdbs, config, err), err);
     } catch (IOException | IllegalArgumentException e) {
       // It may quote what other nodes answered (their processes, a remote shell's errors).
       err.println("sdm: " + TerminalText.escape(String.valueOf(e.getMessage())));

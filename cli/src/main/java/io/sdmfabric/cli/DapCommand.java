@@ -13,8 +13,6 @@ import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.ClusterSettings;
 import io.sdmfabric.runtime.Programs;
-import io.sdmfabric.runtime.attach.AttachTargets;
-import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.HostPort;
 import io.sdmfabric.wire.SessionClient;
@@ -28,7 +26,6 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -186,22 +183,17 @@ final class DapCommand implements Callable<Integer> {
 
     @Override
     public Attached attach(AttachConfig config, PrintStream log) throws Exception {
-      DistributedOptions distributed = new DistributedOptions();
-      AttachedSession.Spec spec =
-          new AttachedSession.Spec(
-              config.targets().isEmpty()
-                  ? Optional.empty()
-                  : Optional.of(AttachTargets.parse(config.targets())),
-              config.slurm().isEmpty()
-                  ? Optional.empty()
-                  : Optional.of(SlurmStep.parse(config.slurm())),
-              List.of(config.rsh().strip().split("\\s+")),
-              distributed.transport(log),
-              distributed.address,
-              distributed.wireUp(),
-              FabricConfig.defaults(),
-              new GdbSharingOptions().ranksPerGdb());
-      AttachedSession session = AttachedSession.start(spec, log);
+      AttachedSession session =
+          AttachedSession.start(
+              AttachSpecs.of(
+                  config.targets(),
+                  config.slurm().isEmpty() ? null : config.slurm(),
+                  config.rsh(),
+                  new DistributedOptions(),
+                  new GdbSharingOptions(),
+                  FabricConfig.defaults(),
+                  log),
+              log);
       return new Attached(session, session.attached(), Rendezvous.NOT_ATTACHED);
     }
 

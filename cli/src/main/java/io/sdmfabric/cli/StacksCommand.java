@@ -7,8 +7,6 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.Programs;
-import io.sdmfabric.runtime.attach.AttachTargets;
-import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.SessionClient;
@@ -17,7 +15,6 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -158,17 +155,11 @@ final class StacksCommand implements Callable<Integer> {
   private int sampleRunningJob(Duration apart) throws Exception {
     AttachedSession session;
     try {
-      AttachedSession.Spec spec =
-          new AttachedSession.Spec(
-              slurm == null ? Optional.of(AttachTargets.parse(words)) : Optional.empty(),
-              slurm == null ? Optional.empty() : Optional.of(SlurmStep.parse(slurm)),
-              List.of(rsh.strip().split("\\s+")),
-              launch.distributed.transport(err),
-              launch.distributed.address,
-              launch.distributed.wireUp(),
-              FabricConfig.defaults(),
-              launch.gdbs.ranksPerGdb());
-      session = AttachedSession.start(spec, err);
+      session =
+          AttachedSession.start(
+              AttachSpecs.of(
+                  words, slurm, rsh, launch.distributed, launch.gdbs, FabricConfig.defaults(), err),
+              err);
     } catch (IOException | IllegalArgumentException e) {
       err.println("sdm: " + TerminalText.escape(String.valueOf(e.getMessage())));
       return 2;

@@ -1,0 +1,42 @@
+package io.sdmfabric.cli;
+
+import io.sdmfabric.runtime.AttachedSession;
+import io.sdmfabric.runtime.attach.AttachTargets;
+import io.sdmfabric.runtime.attach.SlurmStep;
+import io.sdmfabric.server.FabricConfig;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What to attach to, as every command that attaches takes it ({@code sdm attach}, {@code sdm
+ * stacks} of a running job, {@code sdm dap}'s attach): processes as {@code HOST:PID[,PID...]} or
+ * {@code PID[,PID...]}, or a Slurm job step, reached through a remote shell.
+ */
+final class AttachSpecs {
+  private AttachSpecs() {}
+
+  /**
+   * The attach of {@code targets}, or of the Slurm step {@code slurm} when it is not null.
+   *
+   * @throws IllegalArgumentException for a target or step that does not parse
+   */
+  static AttachedSession.Spec of(
+      List<String> targets,
+      String slurm,
+      String rsh,
+      DistributedOptions distributed,
+      GdbSharingOptions gdbs,
+      FabricConfig config,
+      PrintStream err) {
+    return new AttachedSession.Spec(
+        slurm == null ? Optional.of(AttachTargets.parse(targets)) : Optional.empty(),
+        slurm == null ? Optional.empty() : Optional.of(SlurmStep.parse(slurm)),
+        List.of(rsh.strip().split("\\s+")),
+        distributed.transport(err),
+        distributed.address,
+        distributed.wireUp(),
+        config,
+        gdbs.ranksPerGdb());
+  }
+}
