@@ -145,10 +145,14 @@ test('a crash on one rank stops it, and the others ending does not end the sessi
   const stop = (await crashed).body;
   assert.equal(stop.reason, 'exception');
   assert.equal(stop.description, 'SIGSEGV on [1]');
-  const threads = await threadsOnce(
-    dc,
-    (n) => n.includes('[0,2,3] exited, exit code 0') && n.includes('[1] load at examples/segv.c:5'),
-  );
+  // The three others exit with code 0; gdb 13 sometimes misses how one of its programs ended,
+  // and that rank then shows "exited, exit status unknown".
+  const exited = /^\[([0-9,]+)\] exited, exit (code 0|status unknown)$/;
+  const threads = await threadsOnce(dc, (n) => {
+    const ends = n.filter((name) => exited.test(name));
+    const ranks = ends.flatMap((name) => name.match(exited)[1].split(',')).sort();
+    return n.includes('[1] load at examples/segv.c:5') && n.length === ends.length + 1 && ranks.join() === '0,2,3';
+  });
   const one = threads.find((th) => th.name.startsWith('[1]'));
   const frames = (await dc.stackTraceRequest({ threadId: one.id })).body.stackFrames;
   assert.deepEqual(frames.map((f) => `${f.name}:${f.line}`), ['load:5', 'main:12']);

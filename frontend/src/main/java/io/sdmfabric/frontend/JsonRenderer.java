@@ -107,9 +107,11 @@ public final class JsonRenderer implements Renderer {
   }
 
   private static Map<String, Object> exited(RankSet ranks, ExitEvent x) {
-    return x.getSignal().isEmpty()
-        ? event("exited", ranks, "code", x.getCode())
-        : event("exited", ranks, "signal", x.getSignal());
+    return x.getStatusLost()
+        ? event("exited", ranks, "statusLost", true)
+        : x.getSignal().isEmpty()
+            ? event("exited", ranks, "code", x.getCode())
+            : event("exited", ranks, "signal", x.getSignal());
   }
 
   @Override

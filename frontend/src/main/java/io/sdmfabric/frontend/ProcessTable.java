@@ -5,6 +5,7 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.ExitEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -112,10 +113,11 @@ public final class ProcessTable {
       Frame frame = Protos.fromProto(body.getSuspended().getFrame());
       set(event.ranks(), State.STOPPED, frame.describe());
     } else if (body.hasExit()) {
+      ExitEvent x = body.getExit();
       String how =
-          body.getExit().getSignal().isEmpty()
-              ? "exit code " + body.getExit().getCode()
-              : "signal " + body.getExit().getSignal();
+          x.getStatusLost()
+              ? "exit status unknown"
+              : x.getSignal().isEmpty() ? "exit code " + x.getCode() : "signal " + x.getSignal();
       set(event.ranks(), State.EXITED, how);
     } else if (body.hasDebuggerEnded()) {
       set(event.ranks(), State.ERROR, body.getDebuggerEnded().getReason());

@@ -11,6 +11,7 @@ import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.ExitEvent;
 import io.sdmfabric.wire.proto.ProgramLoadedEvent;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -163,11 +164,14 @@ public final class TextRenderer implements Renderer {
           };
       line(ranks + "stopped: " + why + " in " + f.describe());
     } else if (b.hasExit()) {
+      ExitEvent x = b.getExit();
       line(
           ranks
-              + (b.getExit().getSignal().isEmpty()
-                  ? "exited with code " + b.getExit().getCode()
-                  : "killed by signal " + b.getExit().getSignal()));
+              + (x.getStatusLost()
+                  ? "exited; gdb did not say how"
+                  : x.getSignal().isEmpty()
+                      ? "exited with code " + x.getCode()
+                      : "killed by signal " + x.getSignal()));
     } else if (b.hasOutput()) {
       // The program's own output: its bytes as it wrote them (see the class comment).
       String text = b.getOutput().getBytes().toString(StandardCharsets.UTF_8);

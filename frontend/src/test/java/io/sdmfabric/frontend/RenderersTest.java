@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** How the end of a rank's debugger, and a detach, show as text and as JSON. */
+/** How the end of a rank, of its debugger, and a detach show as text and as JSON. */
 class RenderersTest {
   private static final String WHY = "gdb exited unexpectedly (killed by SIGKILL)";
   private static final RankReply ENDED =
@@ -65,6 +65,40 @@ class RenderersTest {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     make.apply(new PrintStream(bytes, true, StandardCharsets.UTF_8)).reply("detach", "", reply);
     return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void anExitShowsItsCodeItsSignalOrThatGdbDidNotSayHow() {
+    RankSet ranks = RankSet.of(2);
+    List<DebugEvent.Exited> exits =
+        List.of(
+            DebugEvent.Exited.withCode(3),
+            DebugEvent.Exited.bySignal("SIGSEGV"),
+            DebugEvent.Exited.withStatusLost());
+    List<String> text = new java.util.ArrayList<>();
+    List<String> json = new java.util.ArrayList<>();
+    ProcessTable table = new ProcessTable(1);
+    List<String> rows = new java.util.ArrayList<>();
+    for (DebugEvent.Exited exit : exits) {
+      RankReply event = new RankReply(ranks, Protos.event(exit));
+      text.add(renderEvent(TextRenderer::new, event).strip());
+      json.add(renderEvent(JsonRenderer::new, event).strip());
+      table.apply(new RankReply(RankSet.of(0), Protos.event(exit)));
+      rows.add(table.rows(RankSet.all(1)).get(0).location());
+    }
+    assertEquals(
+        List.of(
+            "[2] exited with code 3",
+            "[2] killed by signal SIGSEGV",
+            "[2] exited; gdb did not say how"),
+        text);
+    assertEquals(
+        List.of(
+            "{\"event\":\"exited\",\"ranks\":\"2\",\"code\":3}",
+            "{\"event\":\"exited\",\"ranks\":\"2\",\"signal\":\"SIGSEGV\"}",
+            "{\"event\":\"exited\",\"ranks\":\"2\",\"statusLost\":true}"),
+        json);
+    assertEquals(List.of("exit code 3", "signal SIGSEGV", "exit status unknown"), rows);
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.sdmfabric.gdbmi;
 
 import io.sdmfabric.gdbmi.internal.LineAssembler;
 import io.sdmfabric.gdbmi.internal.Pty;
+import io.sdmfabric.gdbmi.internal.Signals;
 import io.sdmfabric.model.DebuggerException;
 import io.sdmfabric.model.Failures;
 import java.io.IOException;
@@ -334,6 +335,14 @@ public final class GdbDriver implements AutoCloseable {
     return pid == null ? OptionalLong.empty() : OptionalLong.of(pid);
   }
 
+  /**
+   * The program of thread group {@code group} has ended though gdb did not say so: its process id
+   * is no longer one to kill or detach from.
+   */
+  void programEnded(String group) {
+    programs.remove(group);
+  }
+
   /** A program's terminal: its name for {@code -inferior-tty-set}, and its input. */
   public interface ProgramTerminal {
     /** The terminal's device, e.g. {@code /dev/pts/7}. */
@@ -652,21 +661,14 @@ public final class GdbDriver implements AutoCloseable {
     return how + (tail.isBlank() ? "" : ": " + tail);
   }
 
-  private static final List<String> SIGNALS =
-      List.of(
-          "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE",
-          "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM");
-
   /**
    * A process's exit status as Java reports it: a process ended by signal N has the exit value 128
    * + N (Linux numbering).
    */
   static String exitStatus(int exitValue) {
     int signal = exitValue - 128;
-    if (signal >= 1 && signal <= SIGNALS.size()) {
-      return "killed by " + SIGNALS.get(signal - 1);
-    } else if (signal > SIGNALS.size() && signal < 65) {
-      return "killed by signal " + signal;
+    if (signal >= 1 && signal < 65) {
+      return "killed by " + Signals.name(signal);
     }
     return "exit code " + exitValue;
   }

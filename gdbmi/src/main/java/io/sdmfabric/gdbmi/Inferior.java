@@ -74,6 +74,11 @@ final class Inferior {
     selectedFrame = 0;
   }
 
+  /** Whether gdb has told of a thread of the program that has not exited. */
+  synchronized boolean hasLiveThreads() {
+    return !liveThreads.isEmpty();
+  }
+
   synchronized boolean owns(int globalThread) {
     return liveThreads.containsKey(globalThread);
   }

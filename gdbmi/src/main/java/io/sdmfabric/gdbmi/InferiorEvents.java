@@ -6,6 +6,7 @@ import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.StopReason;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -38,6 +39,9 @@ final class InferiorEvents implements MiListener {
   private final GdbDriver driver;
   private final java.util.function.BooleanSupplier lazySymbols;
   private final Set<Integer> running = new HashSet<>(); // global ids of running threads
+
+  /** gdb has reported the end of the program ({@code =thread-group-exited}) since it started. */
+  private boolean groupExited;
 
   /** The rank's stop, until its other threads have stopped too; null when none waits. */
   private DebugEvent.Stopped waiting;
@@ -77,7 +81,13 @@ final class InferiorEvents implements MiListener {
       running.remove(thread);
       inferior.threadExited(thread);
       reportWhenAllStopped();
+      if (!inferior.hasLiveThreads()) {
+        driver.inferiorPid(inferior.group()).ifPresent(this::expectExit);
+      }
+    } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("thread-group-started")) {
+      groupExited = false;
     } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("thread-group-exited")) {
+      groupExited = true;
       running.clear();
       reportWhenAllStopped();
       inferior.programGone();
@@ -91,6 +101,36 @@ final class InferiorEvents implements MiListener {
   @Override
   public void onProgramOutput(byte[] bytes) {
     emit(new DebugEvent.Output(bytes));
+  }
+
+  /**
+   * The program's last thread has exited: gdb reports the program's end next ({@code
+   * =thread-group-exited}, {@code *stopped,reason="exited..."}), in the same breath. gdb 13 running
+   * several programs sometimes takes the end of one for its last thread's alone ("[process N
+   * exited]") and never reports it: once gdb has answered a command sent now, whatever it had to
+   * say is said, and if it said nothing while the process is gone, the rank's exit is reported
+   * here, with the status the kernel keeps for a process not yet reaped, else as lost.
+   */
+  private void expectExit(long pid) {
+    Optional<DebugEvent.Exited> unreaped = ProcessEnd.of(pid).filter(e -> !e.statusLost());
+    driver
+        .send(MiCommand.of("-gdb-show").param("confirm"))
+        .whenComplete((r, error) -> exitUnreported(pid, unreaped));
+  }
+
+  private synchronized void exitUnreported(long pid, Optional<DebugEvent.Exited> unreaped) {
+    if (exitReported || groupExited || closing || inferior.hasLiveThreads()) {
+      return;
+    }
+    ProcessEnd.of(pid)
+        .ifPresent(
+            end -> {
+              driver.programEnded(inferior.group());
+              inferior.programGone();
+              running.clear();
+              reportWhenAllStopped();
+              exited(unreaped.orElse(end));
+            });
   }
 
   /** gdb ended; unless it was closed, that is news: the rank has lost its debugger. */

@@ -12,6 +12,9 @@ import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.StopReason;
 import io.sdmfabric.model.ThreadInfo;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Several programs of one real gdb, each a rank of its own: each stops, runs, steps and ends on its
@@ -56,7 +60,7 @@ class SharedGdbTest {
                   TestPrograms.get(program).toString(),
                   List.of(args),
                   Map.of("SDM_RANK", Integer.toString(r)),
-                  java.nio.file.Path.of("").toAbsolutePath())));
+                  Path.of("").toAbsolutePath())));
     }
   }
 
@@ -225,6 +229,40 @@ class SharedGdbTest {
     assertEquals("SIGSEGV", events.get(0).nextExit().signal());
     // The crashed rank's end is its own: the other is still stopped at main.
     assertEquals("main", get(other.frames()).get(0).function());
+  }
+
+  /**
+   * gdb 13 running several programs sometimes reports the end of one as its last thread's alone
+   * ("[process N exited]", {@code =thread-exited}) and never says the program exited. Here a real
+   * gdb's output loses the first program's end that way (a filter drops its {@code
+   * =thread-group-exited} and the {@code *stopped} right after it): its rank is reported ended all
+   * the same, once its process is gone, and the other rank's end is reported as gdb says it.
+   */
+  @Test
+  void aRankWhoseEndGdbNeverReportsIsReportedEndedOnceItsProcessIsGone(@TempDir Path dir)
+      throws Exception {
+    Path gdbLosingEnds = dir.resolve("gdb-losing-the-first-programs-end");
+    Files.writeString(
+        gdbLosingEnds,
+        "#!/bin/bash\n"
+            + "exec gdb \"$@\" > >(exec sed -u '/^=thread-group-exited,id=\"i1\"/"
+            + "{N;/\\n[*]stopped,reason=\"exited/d}')\n");
+    Files.setPosixFilePermissions(gdbLosingEnds, PosixFilePermissions.fromString("rwx------"));
+    gdb = SharedGdb.start(GdbOptions.defaults().withExecutable(gdbLosingEnds.toString()));
+    for (int r = 0; r < 2; r++) {
+      get(
+          addRank()
+              .load(
+                  new LaunchSpec(
+                      TestPrograms.get("exit_code").toString(),
+                      List.of("3"),
+                      Map.of(),
+                      Path.of("").toAbsolutePath())));
+    }
+    get(ranks.get(0).run());
+    assertEquals(DebugEvent.Exited.withStatusLost(), events.get(0).nextExit());
+    get(ranks.get(1).run());
+    assertEquals(DebugEvent.Exited.withCode(3), events.get(1).nextExit());
   }
 
   @Test

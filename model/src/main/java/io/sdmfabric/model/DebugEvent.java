@@ -38,10 +38,22 @@ public sealed interface DebugEvent
    *
    * @param code the exit code; meaningful when {@code signal} is empty
    * @param signal the signal that ended it (e.g. {@code SIGSEGV}), empty for a normal exit
+   * @param statusLost the debugger saw the process end but not how: code and signal say nothing
+   *     (gdb 13 running several programs can report a program's end as its last thread's alone)
    */
-  record Exited(int code, String signal) implements DebugEvent {
+  record Exited(int code, String signal, boolean statusLost) implements DebugEvent {
     public Exited {
       Objects.requireNonNull(signal, "signal");
+    }
+
+    /** An end whose code or signal is known. */
+    public Exited(int code, String signal) {
+      this(code, signal, false);
+    }
+
+    /** An end seen without its code or signal. */
+    public static Exited withStatusLost() {
+      return new Exited(0, "", true);
     }
 
     /** A normal exit with a code. */

@@ -642,7 +642,11 @@ public final class Protos {
     } else if (event instanceof DebugEvent.Resumed) {
       b.setRunning(Empty.getDefaultInstance());
     } else if (event instanceof DebugEvent.Exited x) {
-      b.setExit(ExitEvent.newBuilder().setCode(x.code()).setSignal(x.signal()));
+      b.setExit(
+          ExitEvent.newBuilder()
+              .setCode(x.code())
+              .setSignal(x.signal())
+              .setStatusLost(x.statusLost()));
     } else if (event instanceof DebugEvent.DebuggerEnded d) {
       b.setDebuggerEnded(DebuggerEndedEvent.newBuilder().setReason(d.reason()));
     } else {
@@ -674,7 +678,9 @@ public final class Protos {
             s.getBreakpointId());
       }
       case RUNNING -> new DebugEvent.Resumed();
-      case EXIT -> new DebugEvent.Exited(body.getExit().getCode(), body.getExit().getSignal());
+      case EXIT ->
+          new DebugEvent.Exited(
+              body.getExit().getCode(), body.getExit().getSignal(), body.getExit().getStatusLost());
       case OUTPUT -> new DebugEvent.Output(body.getOutput().getBytes().toByteArray());
       case DEBUGGER_ENDED -> new DebugEvent.DebuggerEnded(body.getDebuggerEnded().getReason());
       default ->
