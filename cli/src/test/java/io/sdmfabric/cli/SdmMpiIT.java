@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -105,6 +106,86 @@ class SdmMpiIT {
     contains(r, "PMPI_Recv  [0,1]");
     contains(r, "wait_for_all at mpi_deadlock.c:12  [2,3]");
     contains(r, "PMPI_Barrier  [2,3]");
+  }
+
+  /** {@code sdm stacks --launcher LAUNCHER -n 4 --after 20s [OPTIONS] -- EXAMPLE}, exit 0. */
+  private static Sdm.Result stacks(String launcher, String example, String... options)
+      throws Exception {
+    needs(launcher);
+    List<String> args = new ArrayList<>(List.of("stacks", "--launcher", launcher, "-n", "4"));
+    // As above: MPI_Init under gdb takes seconds.
+    args.addAll(List.of("--after", "20s"));
+    args.addAll(List.of(options));
+    args.addAll(List.of("--", Sdm.mpiExample(example).toString()));
+    Sdm.Result r = Sdm.run("", args.toArray(String[]::new));
+    assertEquals(0, r.exitCode(), r.toString());
+    return r;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "srun"})
+  void stacksNameTheCycleOfSendsAndTheRankWaitingForItInABarrier(String launcher) throws Exception {
+    Sdm.Result r = stacks(launcher, "mpi_cycle");
+    contains(r, "pass_on at mpi_cycle.c:12  [0-2]");
+    contains(r, "MPI waits:");
+    contains(r, "  [0] MPI_Send to 1, tag 7, waits for [1]");
+    contains(r, "  [3] MPI_Barrier on MPI_COMM_WORLD (collective #1), waits for [0-2]");
+    contains(r, "deadlock: 0 -> 1 -> 2 -> 0, MPI_Send to the next rank, tag 7");
+  }
+
+  @Test
+  void stacksNameTheRankACollectiveWaitsForWhichIsInCompute() throws Exception {
+    Sdm.Result r = stacks("mpirun", "mpi_straggler", "--format", "json");
+    contains(r, "\"event\":\"mpi-waits\"");
+    contains(r, "\"waitsFor\":\"3\"");
+    contains(
+        r,
+        "\"blockers\":[{\"waiters\":\"0-2\",\"call\":\"MPI_Allreduce\",\"ranks\":\"3\","
+            + "\"where\":\"in compute at mpi_straggler.c:10\"}]");
+    contains(r, "\"deadlocks\":[]");
+  }
+
+  @Test
+  void stacksFollowTheRequestsAWaitallWaitsOnRoundTheRing() throws Exception {
+    Sdm.Result r = stacks("srun", "mpi_requests", "--format", "dot");
+    contains(r, "digraph waits {");
+    contains(r, "[0] MPI_Waitall on MPI_Irecv from 1, tag 5; MPI_Isend to 3, tag 6\", color=red");
+    contains(r, "  w0 -> w1;");
+    contains(r, "  w3 -> w0;");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "srun"})
+  void theConsoleShowsWhoWaitsForWhomAndAnEmptyGraphWhenNoCallIsPending(String launcher)
+      throws Exception {
+    Sdm.Result r =
+        debug(
+            launcher,
+            "tls-tcp",
+            "mpi_reduce",
+            "break combine\nrun\nwait 30\nwaits\n[0] next\n[1-3] continue\nwait 3\n"
+                + "interrupt\nwait 30\nwaits\nquit\n");
+    contains(r, "MPI waits: none");
+    contains(r, "[1-3] MPI_Allreduce on MPI_COMM_WORLD (collective #1), waits for [0]");
+    contains(
+        r, "ranks 1-3 wait in MPI_Allreduce for rank 0, which is in combine at mpi_reduce.c:10");
+  }
+
+  /**
+   * sdm's library wraps MPI_Allreduce with a function of that name: a breakpoint on it still stops
+   * each rank once, in the MPI library, and continue runs the job to its end.
+   */
+  @Test
+  void aBreakpointOnAnMpiCallStopsEachRankOnceThoughSdmsLibraryWrapsIt() throws Exception {
+    Sdm.Result r =
+        debug(
+            "mpirun",
+            "tls-tcp",
+            "mpi_reduce",
+            "break MPI_Allreduce\nrun\nwait 30\nbt\ncontinue\nwait 30\nprocs\nquit\n");
+    assertEquals(1, r.out().split("stopped: breakpoint", -1).length - 1, r.toString());
+    contains(r, "combine at mpi_reduce.c:10  [0-3]");
+    contains(r, "[0-3] exited with code 0");
   }
 
   @ParameterizedTest

@@ -158,6 +158,7 @@ public final class Console {
       case DETACH -> detach(word, ranks);
       case BACKTRACE -> backtrace(word, ranks);
       case BACKTRACE_ALL -> backtraceAll(word, ranks);
+      case WAITS -> mpiWaits(word, ranks);
       // After kill too the ranks count as running until they report their exit, so that wait
       // waits for it.
       case RUN, CONTINUE, STEP, NEXT, FINISH, KILL -> resume(word, ranks, body(simple));
@@ -182,7 +183,7 @@ public final class Console {
       case INFO_BREAKPOINTS -> Commands.listBreakpoints();
       case INFO_THREADS -> Commands.listThreads();
       case INFO_SIGNALS -> Commands.listSignals();
-      case DETACH, BACKTRACE, BACKTRACE_ALL, PROCS, HELP, QUIT ->
+      case DETACH, BACKTRACE, BACKTRACE_ALL, WAITS, PROCS, HELP, QUIT ->
           throw new IllegalStateException(simple + " is run by the console itself");
     };
   }
@@ -328,6 +329,23 @@ public final class Console {
           tree.addThreads(Protos.fromProto(r.body().getThreadStacks()), r.ranks());
           return true;
         });
+  }
+
+  /**
+   * {@code waits}: who waits for whom in MPI among the stopped ranks, with where the ranks they
+   * wait for are; the ranks that are not stopped are not asked.
+   */
+  private void mpiWaits(String word, RankSet ranks) throws InterruptedException {
+    RankSet stopped = table.ranksIn(ProcessTable.State.STOPPED, ranks);
+    if (stopped.isEmpty()) {
+      renderer.error(ranks, "no rank of [" + ranks + "] is stopped: interrupt them first");
+      renderer.complete(word);
+      return;
+    }
+    List<RankReply> replies = exchange(stopped, Commands.mpiWait());
+    replies.stream().filter(r -> !r.body().hasMpiWait()).forEach(r -> renderer.reply(word, "", r));
+    renderer.mpiWaits(new MpiWaitGraph(replies, table.rows(RankSet.all(session.size()))));
+    renderer.complete(word);
   }
 
   /** {@code bt}: the selected thread's stack, merged. */

@@ -91,6 +91,7 @@ public sealed interface ConsoleCommand {
     DETACH,
     BACKTRACE,
     BACKTRACE_ALL,
+    WAITS,
     LOCALS,
     ARGS,
     INFO_BREAKPOINTS,

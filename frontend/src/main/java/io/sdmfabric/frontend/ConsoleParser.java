@@ -41,6 +41,7 @@ public final class ConsoleParser {
           Map.entry("locals", Simple.LOCALS),
           Map.entry("args", Simple.ARGS),
           Map.entry("procs", Simple.PROCS),
+          Map.entry("waits", Simple.WAITS),
           Map.entry("help", Simple.HELP),
           Map.entry("quit", Simple.QUIT),
           Map.entry("q", Simple.QUIT),
@@ -166,6 +167,7 @@ public final class ConsoleParser {
         "  info signals | handle SIG ACTIONS",
         "  gdb RAW                      a gdb command, as typed at gdb's prompt",
         "  procs                        ranks by state and location",
+        "  waits                        who waits for whom in MPI; deadlocks named",
         "  input [SET] TEXT             a line to the programs' standard input",
         "  help | quit");
   }

@@ -1,6 +1,7 @@
 package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.StackTree;
 import java.util.ArrayList;
@@ -26,6 +27,47 @@ public final class Dot {
       node(b, root, -1, next, tree.everyThread(), new ArrayList<>(), leafNote);
     }
     return b.append("}\n").toString();
+  }
+
+  /**
+   * The MPI wait-for graph as a second digraph: a node per group of ranks with the same wait and
+   * per group of ranks waited for outside MPI, an edge from each group to the groups with ranks it
+   * waits for; the deadlocked in red.
+   */
+  public static String write(MpiWaitGraph graph) {
+    StringBuilder b = new StringBuilder("digraph waits {\n  node [shape=box];\n");
+    List<RankSet> nodes = new ArrayList<>();
+    for (MpiWaitGraph.Group g : graph.groups()) {
+      boolean deadlocked = graph.deadlocked().intersects(g.ranks());
+      waitNode(b, nodes, g.ranks(), MpiWaitGraph.describe(g.mpiWait()), deadlocked);
+    }
+    for (MpiWaitGraph.Blocker k : graph.blockers()) {
+      waitNode(b, nodes, k.ranks(), k.where(), false);
+    }
+    for (int i = 0; i < graph.groups().size(); i++) {
+      RankSet waitsFor = graph.groups().get(i).waitsFor();
+      for (int j = 0; j < nodes.size(); j++) {
+        if (j != i && nodes.get(j).intersects(waitsFor)) {
+          b.append("  w").append(i).append(" -> w").append(j).append(";\n");
+        }
+      }
+    }
+    return b.append("}\n").toString();
+  }
+
+  private static void waitNode(
+      StringBuilder b, List<RankSet> nodes, RankSet ranks, String text, boolean deadlocked) {
+    String label = TerminalText.escape(text).replace("\\", "\\\\").replace("\"", "\\\"");
+    b.append("  w")
+        .append(nodes.size())
+        .append(" [label=\"[")
+        .append(ranks)
+        .append("] ")
+        .append(label)
+        .append('"')
+        .append(deadlocked ? ", color=red" : "")
+        .append("];\n");
+    nodes.add(ranks);
   }
 
   private static void node(

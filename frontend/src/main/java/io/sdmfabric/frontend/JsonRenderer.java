@@ -2,6 +2,7 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.MpiWait;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.ThreadInfo;
@@ -160,6 +161,69 @@ public final class JsonRenderer implements Renderer {
         "children", n.children().stream().map(c -> node(c, path, threads, leafFields)).toList());
     path.remove(path.size() - 1);
     return node;
+  }
+
+  @Override
+  public void mpiWaits(MpiWaitGraph graph) {
+    RankSet all = graph.unknown();
+    List<Object> waits = new ArrayList<>();
+    for (MpiWaitGraph.Group g : graph.groups()) {
+      all = all.union(g.ranks());
+      MpiWait w = g.mpiWait();
+      Map<String, Object> wait = Json.object("ranks", g.ranks().toString(), "call", w.call());
+      if (w.collective()) {
+        wait.put("sequence", w.sequence());
+      } else {
+        wait.put(
+            "peers",
+            w.peers().stream()
+                .map(p -> Json.object("rank", p.rank(), "tag", p.tag(), "call", p.call()))
+                .toList());
+      }
+      wait.put("comm", w.comm().describe());
+      if (w.polling()) {
+        wait.put("polling", true);
+      }
+      if (w.any()) {
+        wait.put("any", true);
+      }
+      wait.put("waitsFor", g.waitsFor().toString());
+      wait.put("text", MpiWaitGraph.describe(w));
+      waits.add(wait);
+    }
+    List<Object> deadlocks =
+        graph.cycles().stream()
+            .map(c -> (Object) Json.object("cycle", c.ranks(), "path", c.path(), "how", c.how()))
+            .toList();
+    List<Object> blockers =
+        graph.blockers().stream()
+            .map(
+                b ->
+                    (Object)
+                        Json.object(
+                            "waiters",
+                            b.waiters().toString(),
+                            "call",
+                            b.call(),
+                            "ranks",
+                            b.ranks().toString(),
+                            "where",
+                            b.where()))
+            .toList();
+    emit(
+        event(
+            "mpi-waits",
+            all,
+            "waits",
+            waits,
+            "deadlocked",
+            graph.deadlocked().toString(),
+            "deadlocks",
+            deadlocks,
+            "blockers",
+            blockers,
+            "unknown",
+            graph.unknown().toString()));
   }
 
   @Override

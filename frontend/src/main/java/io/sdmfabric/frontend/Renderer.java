@@ -21,6 +21,9 @@ public interface Renderer {
   /** The merged stacks of {@code bt}. */
   void stacks(StackTree tree);
 
+  /** Who waits for whom in MPI ({@code waits}, {@code sdm stacks}). */
+  void mpiWaits(MpiWaitGraph graph);
+
   /** The rows of {@code procs}. */
   void procs(List<ProcessTable.Row> rows);
 

@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,10 +27,15 @@ import java.util.concurrent.TimeUnit;
  * on between samples, and each place of the last one says which of its ranks stood there in every
  * sample (stuck) and which moved (progressing), as STAT's temporal view does.
  *
+ * <p>Where the ranks keep MPI wait records (sdm's library, in the MPI jobs it launches), the
+ * snapshot has the MPI wait-for graph of the last sample too: who waits for whom, deadlocks named.
+ *
  * @param samples the snapshots taken, the last one shown
  * @param others the ranks that did not stop, by state and location
+ * @param waits who waits for whom in MPI at the last sample; empty when no rank keeps records
  */
-public record StackSnapshot(StackSamples samples, List<ProcessTable.Row> others) {
+public record StackSnapshot(
+    StackSamples samples, List<ProcessTable.Row> others, Optional<MpiWaitGraph> waits) {
   /** How long the interrupted ranks get to stop, and each command to complete. */
   private static final Duration STOP_LIMIT = Duration.ofSeconds(10);
 
@@ -43,6 +50,7 @@ public record StackSnapshot(StackSamples samples, List<ProcessTable.Row> others)
 
   public StackSnapshot {
     others = List.copyOf(others);
+    Objects.requireNonNull(waits, "waits");
   }
 
   /** The stacks of the last sample, merged. */
@@ -108,9 +116,18 @@ public record StackSnapshot(StackSamples samples, List<ProcessTable.Row> others)
         Thread.sleep(interval.toMillis());
       }
     }
+    RankSet stopped = table.ranksIn(ProcessTable.State.STOPPED, ranks);
+    Optional<MpiWaitGraph> waits = Optional.empty();
+    if (!stopped.isEmpty()) {
+      MpiWaitGraph graph =
+          new MpiWaitGraph(call(session, Commands.mpiWait(), stopped), table.rows(ranks));
+      if (!graph.unknown().equals(stopped)) {
+        waits = Optional.of(graph);
+      }
+    }
     List<ProcessTable.Row> others =
         table.rows(ranks).stream().filter(r -> r.state() != ProcessTable.State.STOPPED).toList();
-    return new StackSnapshot(samples, others);
+    return new StackSnapshot(samples, others, waits);
   }
 
   private static List<RankReply> call(SessionClient session, CommandBody body, RankSet dest)
@@ -134,10 +151,17 @@ public record StackSnapshot(StackSamples samples, List<ProcessTable.Row> others)
                             + r.state().name().toLowerCase(Locale.ROOT)
                             + " "
                             + r.location())));
+        waits.ifPresent(new TextRenderer(out)::mpiWaits);
       }
-      case json ->
-          new JsonRenderer(out).stacks(tree(), path -> temporal ? motionFields(path) : Map.of());
-      case dot -> out.print(Dot.write(tree(), path -> temporal ? motionText(path) : ""));
+      case json -> {
+        JsonRenderer json = new JsonRenderer(out);
+        json.stacks(tree(), path -> temporal ? motionFields(path) : Map.of());
+        waits.ifPresent(json::mpiWaits);
+      }
+      case dot -> {
+        out.print(Dot.write(tree(), path -> temporal ? motionText(path) : ""));
+        waits.ifPresent(g -> out.print(Dot.write(g)));
+      }
     }
   }
 

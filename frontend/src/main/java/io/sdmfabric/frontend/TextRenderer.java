@@ -251,6 +251,52 @@ public final class TextRenderer implements Renderer {
     lines((ranks.isEmpty() ? "" : "[" + ranks + "] ") + "error: ", message);
   }
 
+  /**
+   * Who waits for whom in MPI: each group of ranks with its wait and the ranks it waits for, then
+   * the deadlocks named and the ranks waited for outside MPI, with where they are.
+   */
+  @Override
+  public synchronized void mpiWaits(MpiWaitGraph graph) {
+    if (graph.isEmpty()) {
+      line(
+          "MPI waits: none"
+              + (graph.unknown().isEmpty()
+                  ? ""
+                  : "; no records on [" + graph.unknown() + "] (" + MpiWaitGraph.NO_RECORDS + ")"));
+      return;
+    }
+    line("MPI waits:");
+    for (MpiWaitGraph.Group g : graph.groups()) {
+      line(
+          "  ["
+              + g.ranks()
+              + "] "
+              + MpiWaitGraph.describe(g.mpiWait())
+              + (g.waitsFor().isEmpty() ? "" : ", waits for [" + g.waitsFor() + "]"));
+    }
+    if (!graph.unknown().isEmpty()) {
+      line("  [" + graph.unknown() + "] no records (" + MpiWaitGraph.NO_RECORDS + ")");
+    }
+    for (MpiWaitGraph.Cycle c : graph.cycles()) {
+      line("deadlock: " + c.path() + ", " + c.how());
+    }
+    for (MpiWaitGraph.Blocker b : graph.blockers()) {
+      line(
+          (b.waiters().size() == 1 ? "rank " : "ranks ")
+              + b.waiters()
+              + " wait"
+              + (b.waiters().size() == 1 ? "s" : "")
+              + " in "
+              + b.call()
+              + " for "
+              + (b.ranks().size() == 1 ? "rank " : "ranks ")
+              + b.ranks()
+              + ", which "
+              + (b.ranks().size() == 1 ? "is " : "are ")
+              + b.where());
+    }
+  }
+
   @Override
   public synchronized void info(String text) {
     // sdm's own messages (help has lines of its own), which may quote others' text.

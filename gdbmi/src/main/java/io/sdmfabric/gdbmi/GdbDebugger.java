@@ -9,6 +9,7 @@ import io.sdmfabric.model.DebuggerException;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.LaunchSpec;
+import io.sdmfabric.model.MpiWait;
 import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.Shell;
 import io.sdmfabric.model.SignalAction;
@@ -788,6 +789,17 @@ public final class GdbDebugger implements Debugger {
     StringBuilder command = new StringBuilder("handle ").append(signal);
     actions.forEach(a -> command.append(' ').append(a.word()));
     return cli(command.toString()).thenApply(GdbResults::signalTable);
+  }
+
+  @Override
+  public CompletableFuture<MpiWait> mpiWait() {
+    return readMemory("&" + MpiWaitRecords.SYMBOL, MpiWaitRecords.SIZE)
+        .thenApply(MpiWaitRecords::decode)
+        .exceptionallyCompose(
+            e ->
+                Failures.message(e).contains("No symbol")
+                    ? CompletableFuture.completedFuture(MpiWait.UNKNOWN)
+                    : CompletableFuture.failedFuture(e));
   }
 
   @Override

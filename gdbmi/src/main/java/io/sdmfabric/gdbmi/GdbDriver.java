@@ -104,6 +104,9 @@ public final class GdbDriver implements AutoCloseable {
   /** The process of each program gdb runs, by its thread group ({@code i1}, {@code i2} ...). */
   private final java.util.Map<String, Long> programs = new ConcurrentHashMap<>();
 
+  /** Breakpoints kept out of sdm's MPI wait-records library. */
+  private final WrapperLocations wrappers = new WrapperLocations(this::send);
+
   /** The terminals of the programs after the first ({@link #openTerminal}). */
   private final List<Pty> terminals = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -547,6 +550,7 @@ public final class GdbDriver implements AutoCloseable {
   }
 
   private void onResult(MiResultRecord r) {
+    wrappers.onResult(r);
     Pending p;
     synchronized (pending) {
       p = pending.peekFirst();
@@ -601,6 +605,7 @@ public final class GdbDriver implements AutoCloseable {
   }
 
   private void onAsync(MiAsyncRecord a) {
+    wrappers.onAsync(a);
     if (a.kind() == MiAsyncKind.NOTIFY && a.asyncClass().equals("thread-group-started")) {
       a.results()
           .optString("pid")

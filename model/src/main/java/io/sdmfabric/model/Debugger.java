@@ -79,6 +79,14 @@ public interface Debugger extends AutoCloseable {
    */
   CompletableFuture<List<List<Frame>>> allStacks();
 
+  /**
+   * What the stopped process waits for in MPI, from the records sdm's interposition library keeps
+   * in it; {@link MpiWait#UNKNOWN} where there are none.
+   */
+  default CompletableFuture<MpiWait> mpiWait() {
+    return CompletableFuture.completedFuture(MpiWait.UNKNOWN);
+  }
+
   /** Selects a frame of the selected thread for variables and expressions. */
   CompletableFuture<Frame> selectFrame(int level);
 

@@ -4,6 +4,7 @@ import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.launch.JobHosts;
 import io.sdmfabric.runtime.launch.JobLauncher;
+import io.sdmfabric.runtime.launch.MpiWaitLibrary;
 import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.runtime.launch.RankShim;
 import io.sdmfabric.runtime.launch.RankSpool;
@@ -115,6 +116,19 @@ public final class LaunchedSession extends DistributedSession {
     return s;
   }
 
+  /**
+   * sdm's MPI wait-records library for the ranks, built with the job's mpicc; none, said once on
+   * standard error, when it cannot be built.
+   */
+  private String mpiWaitLibrary() {
+    try {
+      return MpiWaitLibrary.build().toString();
+    } catch (IOException e) {
+      err.println("sdm: no MPI wait-for graph (waits) for this job: " + e.getMessage());
+      return "";
+    }
+  }
+
   @Override
   void start() throws IOException, InterruptedException {
     JobLauncher launcher = spec.launcher();
@@ -122,7 +136,7 @@ public final class LaunchedSession extends DistributedSession {
         launcher.ranks(
             spec.launcherOptions(),
             spec.size(),
-            RankShim.command(spool.toString(), spec.program(), spec.args()));
+            RankShim.command(spool.toString(), mpiWaitLibrary(), spec.program(), spec.args()));
     ranks = startProcess(ranksCommand, Map.of(), false, "ranks", Ending.END, 10, this::onRanksLine);
     Optional<JobLauncher.SlurmJob> job = Optional.empty();
     String address = spec.address();

@@ -167,6 +167,8 @@ public final class DebuggerBackend implements RankBackend {
                     stacks.stream()
                         .map(frames -> frames.stream().map(Frame::withoutAddress).toList())
                         .toList()));
+      case MPI_WAIT:
+        return cached(c, debugger.mpiWait(), Protos::mpiWait);
       case SELECT_FRAME:
         return cached(
             c,

@@ -113,6 +113,11 @@ public final class Commands {
     return CommandBody.newBuilder().setListAllStacks(EMPTY).build();
   }
 
+  /** What each rank waits for in MPI ({@code waits}, {@code sdm stacks}). */
+  public static CommandBody mpiWait() {
+    return CommandBody.newBuilder().setMpiWait(EMPTY).build();
+  }
+
   /**
    * Selects the frame at {@code level}, 0 the innermost ({@code frame}, {@code up}, {@code down}).
    */

@@ -8,6 +8,7 @@ import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.Location;
+import io.sdmfabric.model.MpiWait;
 import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalAction;
@@ -33,6 +34,8 @@ import io.sdmfabric.wire.proto.HandleSignalCmd;
 import io.sdmfabric.wire.proto.LaunchProto;
 import io.sdmfabric.wire.proto.LineLocation;
 import io.sdmfabric.wire.proto.MemoryEvent;
+import io.sdmfabric.wire.proto.MpiPeer;
+import io.sdmfabric.wire.proto.MpiWaitEvent;
 import io.sdmfabric.wire.proto.OutputEvent;
 import io.sdmfabric.wire.proto.ProgramLoadedEvent;
 import io.sdmfabric.wire.proto.RankLostEvent;
@@ -792,6 +795,44 @@ public final class Protos {
   /** The stacks of a thread stacks event, each innermost frame first. */
   public static List<List<Frame>> fromProto(ThreadStacksEvent proto) {
     return map(Objects.requireNonNull(proto, "proto").getStacksList(), Protos::fromProto);
+  }
+
+  /** The reply with what a rank waits for in MPI. */
+  public static EventBody mpiWait(MpiWait wait) {
+    MpiWaitEvent.Builder b =
+        MpiWaitEvent.newBuilder()
+            .setState(MpiWaitEvent.State.forNumber(wait.state().ordinal()))
+            .setCall(wait.call())
+            .setPolling(wait.polling())
+            .setAny(wait.any())
+            .setCommKey(wait.comm().key())
+            .setCommSize(wait.comm().size())
+            .setCommMembers(toProto(wait.comm().members()))
+            .setCommWorld(wait.comm().world())
+            .setSequence(wait.sequence());
+    wait.peers()
+        .forEach(
+            p ->
+                b.addPeers(
+                    MpiPeer.newBuilder().setRank(p.rank()).setTag(p.tag()).setCall(p.call())));
+    return EventBody.newBuilder().setMpiWait(b).build();
+  }
+
+  /** What a rank waits for in MPI, from its event. */
+  public static MpiWait fromProto(MpiWaitEvent proto) {
+    Objects.requireNonNull(proto, "proto");
+    return new MpiWait(
+        MpiWait.State.values()[proto.getStateValue()],
+        proto.getCall(),
+        proto.getPolling(),
+        proto.getAny(),
+        map(proto.getPeersList(), p -> new MpiWait.Peer(p.getRank(), p.getTag(), p.getCall())),
+        new MpiWait.Comm(
+            proto.getCommKey(),
+            proto.getCommSize(),
+            fromProto(proto.getCommMembers()),
+            proto.getCommWorld()),
+        proto.getSequence());
   }
 
   /** The reply with one frame, e.g. the one just selected. */

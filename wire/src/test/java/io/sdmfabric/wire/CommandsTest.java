@@ -48,7 +48,8 @@ class CommandsTest {
         Commands.cli("info frame"),
         Commands.input(new byte[] {'a'}),
         Commands.detach(),
-        Commands.listAllStacks());
+        Commands.listAllStacks(),
+        Commands.mpiWait());
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.sdmfabric.frontend.dap;
 
+import io.sdmfabric.frontend.MpiWaitGraph;
 import io.sdmfabric.frontend.ProcessTable;
 import io.sdmfabric.frontend.Renderer;
 import io.sdmfabric.model.RankSet;
@@ -37,6 +38,11 @@ final class DebugConsoleRenderer implements Renderer {
   @Override
   public void stacks(StackTree tree) {
     text.stacks(tree);
+  }
+
+  @Override
+  public void mpiWaits(MpiWaitGraph graph) {
+    text.mpiWaits(graph);
   }
 
   @Override

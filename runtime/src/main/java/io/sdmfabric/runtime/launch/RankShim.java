@@ -23,7 +23,17 @@ public final class RankShim {
 
   /** The command that runs {@code program} with {@code args} under the shim. */
   public static List<String> command(String spool, String program, List<String> args) {
-    List<String> command = new ArrayList<>(List.of("sh", "-c", SCRIPT, "sdm-rank", spool, program));
+    return command(spool, "", program, args);
+  }
+
+  /**
+   * The command that runs {@code program} with {@code args} under the shim, with the library {@code
+   * preload} preloaded where a rank's node has it readable; none when it is empty.
+   */
+  public static List<String> command(
+      String spool, String preload, String program, List<String> args) {
+    List<String> command =
+        new ArrayList<>(List.of("sh", "-c", SCRIPT, "sdm-rank", spool, preload, program));
     command.addAll(args);
     return command;
   }

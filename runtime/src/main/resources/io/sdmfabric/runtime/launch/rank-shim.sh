@@ -1,8 +1,10 @@
-# sdm's rank shim, run by the job's launcher as: sh -c SHIM sdm-rank SPOOL PROGRAM [ARGS...]
+# sdm's rank shim, run by the job's launcher as: sh -c SHIM sdm-rank SPOOL PRELOAD PROGRAM [ARGS...]
 # It records this rank's pid in the node's spool directory, stops itself until the node's agent
 # has attached gdb, then becomes the program: gdb follows the exec and debugs it from its start.
+# PRELOAD, when not empty, is sdm's MPI wait-records library, preloaded where this node has it.
 spool=$1
-shift
+preload=$2
+shift 2
 rank=${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-${PMI_RANK:-${SLURM_PROCID:-}}}}
 if [ -z "$rank" ]; then
   echo "sdm: no rank in the environment (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK or SLURM_PROCID): start it with mpirun or srun" >&2
@@ -40,5 +42,8 @@ fi
 # place (mv -T: over a link, never into a directory it names), so nothing there is written through.
 rm -f "$spool/.rank.$rank"
 (set -C; echo $$ >"$spool/.rank.$rank") && mv -fT "$spool/.rank.$rank" "$spool/rank.$rank" || exit 127
+if [ -n "$preload" ] && [ -r "$preload" ]; then
+  export LD_PRELOAD="$preload${LD_PRELOAD:+:$LD_PRELOAD}"
+fi
 kill -STOP $$
 exec "$@"

@@ -1,0 +1,185 @@
+package io.sdmfabric.gdbmi;
+
+import io.sdmfabric.model.MpiWait;
+import io.sdmfabric.model.RankSet;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the wait records of sdm's MPI interposition library ({@code sdm_mpiwait.c} of the runtime):
+ * the bytes of its {@code sdm_wait_state} as gdb reads them from a stopped rank. The layout is the
+ * C structure's, in the byte order of the machine (x86-64 and aarch64 alike: little-endian); the
+ * two change together, with the version.
+ */
+final class MpiWaitRecords {
+  /** The symbol the library keeps its records in. */
+  static final String SYMBOL = "sdm_wait_state";
+
+  static final int VERSION = 1;
+  static final int REQUESTS = 64;
+  static final int COMMS = 16;
+  static final int RUNS = 32;
+
+  private static final int OP = 24;
+  private static final int COMM = 288;
+  private static final int BLOCKING = 32;
+  private static final int WAITING = BLOCKING + OP;
+  private static final int PENDING = WAITING + 4 * REQUESTS;
+  private static final int COMMS_AT = PENDING + OP * REQUESTS;
+
+  /** The size of the records. */
+  static final int SIZE = COMMS_AT + COMM * COMMS;
+
+  /** The calls by the library's numbers ({@code enum sdm_call}); 0 is none. */
+  static final List<String> CALLS =
+      List.of(
+          "",
+          "MPI_Send",
+          "MPI_Ssend",
+          "MPI_Bsend",
+          "MPI_Rsend",
+          "MPI_Recv",
+          "MPI_Sendrecv",
+          "MPI_Sendrecv_replace",
+          "MPI_Probe",
+          "MPI_Isend",
+          "MPI_Issend",
+          "MPI_Ibsend",
+          "MPI_Irsend",
+          "MPI_Irecv",
+          "MPI_Wait",
+          "MPI_Waitall",
+          "MPI_Waitany",
+          "MPI_Waitsome",
+          "MPI_Test",
+          "MPI_Testall",
+          "MPI_Testany",
+          "MPI_Testsome",
+          "MPI_Barrier",
+          "MPI_Bcast",
+          "MPI_Reduce",
+          "MPI_Allreduce",
+          "MPI_Gather",
+          "MPI_Gatherv",
+          "MPI_Scatter",
+          "MPI_Scatterv",
+          "MPI_Allgather",
+          "MPI_Allgatherv",
+          "MPI_Alltoall",
+          "MPI_Alltoallv",
+          "MPI_Reduce_scatter",
+          "MPI_Reduce_scatter_block",
+          "MPI_Scan",
+          "MPI_Exscan",
+          "MPI_Finalize");
+
+  private MpiWaitRecords() {}
+
+  /** The rank's wait as {@code bytes} record it; {@link MpiWait#UNKNOWN} for other bytes. */
+  static MpiWait decode(byte[] bytes) {
+    if (bytes.length < SIZE
+        || !new String(bytes, 0, 8, StandardCharsets.US_ASCII).equals("SDMWAIT\0")) {
+      return MpiWait.UNKNOWN;
+    }
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    if (b.getInt(8) != VERSION || b.getInt(12) < 0) {
+      return MpiWait.UNKNOWN; // another version, or MPI not started
+    }
+    boolean polling = b.getInt(20) != 0;
+    int waits = Math.min(Math.max(b.getInt(24), 0), REQUESTS);
+    boolean any = b.getInt(28) != 0;
+    int call = b.getInt(BLOCKING);
+    if (call <= 0 || call >= CALLS.size()) {
+      return MpiWait.IDLE;
+    }
+    String name = CALLS.get(call);
+    long sequence = b.getLong(BLOCKING + 16);
+    if (sequence > 0 && b.getInt(BLOCKING + 4) == -2) {
+      return new MpiWait(
+          MpiWait.State.WAITING,
+          name,
+          false,
+          false,
+          List.of(),
+          comm(b, b.getInt(BLOCKING + 12)),
+          sequence);
+    }
+    List<MpiWait.Peer> peers = new ArrayList<>();
+    MpiWait.Comm comm;
+    if (b.getInt(BLOCKING + 4) == -2) {
+      // A wait or test: the requests it waits on.
+      comm = MpiWait.Comm.NONE;
+      for (int i = 0; i < waits; i++) {
+        int slot = b.getInt(WAITING + 4 * i);
+        if (slot < 0 || slot >= REQUESTS) {
+          continue;
+        }
+        int at = PENDING + OP * slot;
+        int requestCall = b.getInt(at);
+        if (requestCall <= 0 || requestCall >= CALLS.size()) {
+          continue;
+        }
+        MpiWait.Comm c = comm(b, b.getInt(at + 12));
+        comm = peers.isEmpty() ? c : comm;
+        peers.add(peer(b, at, CALLS.get(requestCall)));
+      }
+    } else {
+      comm = comm(b, b.getInt(BLOCKING + 12));
+      peers.add(peer(b, BLOCKING, name));
+    }
+    return new MpiWait(MpiWait.State.WAITING, name, polling, any, peers, comm, 0);
+  }
+
+  /** The operation at {@code at}, its peer translated to a rank of MPI_COMM_WORLD. */
+  private static MpiWait.Peer peer(ByteBuffer b, int at, String call) {
+    int peer = b.getInt(at + 4);
+    int tag = b.getInt(at + 8);
+    int slot = b.getInt(at + 12);
+    int world;
+    if (peer == -1) {
+      world = MpiWait.Peer.ANY;
+    } else if (slot == 0) {
+      world = peer;
+    } else {
+      world = worldRank(b, slot, peer);
+    }
+    return new MpiWait.Peer(world, tag, call);
+  }
+
+  /** Rank {@code rank} of the communicator in slot {@code slot} as a rank of MPI_COMM_WORLD. */
+  private static int worldRank(ByteBuffer b, int slot, int rank) {
+    if (slot < 0 || slot >= COMMS) {
+      return MpiWait.Peer.UNKNOWN_RANK;
+    }
+    int at = COMMS_AT + COMM * slot;
+    int runs = b.getInt(at + 4);
+    int left = rank;
+    for (int r = 0; r < runs && r < RUNS; r++) {
+      int first = b.getInt(at + 24 + 8 * r);
+      int last = b.getInt(at + 28 + 8 * r);
+      if (left <= last - first) {
+        return first + left;
+      }
+      left -= last - first + 1;
+    }
+    return MpiWait.Peer.UNKNOWN_RANK;
+  }
+
+  private static MpiWait.Comm comm(ByteBuffer b, int slot) {
+    if (slot < 0 || slot >= COMMS) {
+      return MpiWait.Comm.NONE;
+    }
+    int at = COMMS_AT + COMM * slot;
+    int size = b.getInt(at);
+    int runs = b.getInt(at + 4);
+    RankSet.Builder members = RankSet.builder();
+    for (int r = 0; r < runs && r < RUNS; r++) {
+      members.addRange(b.getInt(at + 24 + 8 * r), b.getInt(at + 28 + 8 * r) + 1);
+    }
+    return new MpiWait.Comm(
+        b.getLong(at + 280), size, runs < 0 ? RankSet.empty() : members.build(), slot == 0);
+  }
+}

@@ -1,0 +1,534 @@
+/*
+ * sdm's MPI wait records: a PMPI interposition library that sdm compiles with the job's own mpicc
+ * and preloads into the ranks it launches. Each rank keeps, in sdm_wait_state, the MPI call it is
+ * blocked in (peer, tag, communicator, or the number of a collective on its communicator) and the
+ * nonblocking requests it has started and not completed. Nothing is computed or sent: when gdb has
+ * stopped the rank, sdm reads the structure's bytes from the rank's memory and builds the wait-for
+ * graph across ranks. The layout is fixed (io.sdmfabric.gdbmi.MpiWaitRecords reads it): change
+ * both together, and the version with them.
+ *
+ * Limits: one blocking call per process (a second thread's call overwrites the first's), at most
+ * SDM_REQUESTS requests and SDM_COMMS communicators described at once (older ones are dropped),
+ * and only the C bindings.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <string.h>
+
+#define SDM_REQUESTS 64
+#define SDM_COMMS 16
+#define SDM_RUNS 32
+
+/* The calls, numbered as MpiWaitRecords.CALLS names them (0: none). */
+enum sdm_call {
+  SDM_NONE, SDM_SEND, SDM_SSEND, SDM_BSEND, SDM_RSEND, SDM_RECV, SDM_SENDRECV,
+  SDM_SENDRECV_REPLACE, SDM_PROBE, SDM_ISEND, SDM_ISSEND, SDM_IBSEND, SDM_IRSEND, SDM_IRECV,
+  SDM_WAIT, SDM_WAITALL, SDM_WAITANY, SDM_WAITSOME, SDM_TEST, SDM_TESTALL, SDM_TESTANY,
+  SDM_TESTSOME, SDM_BARRIER, SDM_BCAST, SDM_REDUCE, SDM_ALLREDUCE, SDM_GATHER, SDM_GATHERV,
+  SDM_SCATTER, SDM_SCATTERV, SDM_ALLGATHER, SDM_ALLGATHERV, SDM_ALLTOALL, SDM_ALLTOALLV,
+  SDM_REDUCE_SCATTER, SDM_REDUCE_SCATTER_BLOCK, SDM_SCAN, SDM_EXSCAN, SDM_FINALIZE
+};
+
+/* One operation: a blocking call, or a request it started. */
+struct sdm_op {
+  int32_t call;
+  int32_t peer;  /* rank in the communicator; MPI_ANY_SOURCE as -1; -2 for a collective */
+  int32_t tag;   /* MPI_ANY_TAG as -1 */
+  int32_t comm;  /* slot in comms[] */
+  int64_t seq;   /* a collective's number on its communicator, from 1; a request's handle */
+};
+
+/* A communicator: its members' world ranks in its own rank order, as runs of consecutive ranks. */
+struct sdm_comm {
+  int32_t size;  /* 0: a free slot */
+  int32_t runs;  /* -1: more than SDM_RUNS runs, the members are not known */
+  int64_t handle;
+  int64_t collectives;
+  int32_t run[SDM_RUNS][2];
+  uint64_t key;  /* the members' hash: the same communicator on every rank */
+};
+
+struct sdm_state {
+  char magic[8];
+  int32_t version;
+  int32_t world_rank;
+  int32_t world_size;
+  int32_t polling; /* blocking is an MPI_Test* that found its requests not done */
+  int32_t waits;   /* how many of waiting[] the blocking call waits on */
+  int32_t any;     /* it waits for any one of them, not all */
+  struct sdm_op blocking;
+  int32_t waiting[SDM_REQUESTS]; /* slots in requests[] */
+  struct sdm_op requests[SDM_REQUESTS];
+  struct sdm_comm comms[SDM_COMMS];
+};
+
+_Static_assert(sizeof(struct sdm_op) == 24, "sdm_op layout");
+_Static_assert(sizeof(struct sdm_comm) == 288, "sdm_comm layout");
+_Static_assert(sizeof(struct sdm_state) == 6456, "sdm_state layout");
+
+__attribute__((visibility("default"))) volatile struct sdm_state sdm_wait_state = {
+    .magic = "SDMWAIT", .version = 1, .world_rank = -1};
+
+static int next_request; /* where the search for a free request slot starts */
+static int next_comm = 1;
+
+#define BARRIER() __asm__ __volatile__("" ::: "memory")
+
+static int64_t handle_of(const void *handle, size_t size) {
+  int64_t v = 0;
+  memcpy(&v, handle, size < sizeof v ? size : sizeof v);
+  return v;
+}
+
+static uint64_t describe(volatile struct sdm_comm *c, MPI_Comm comm) {
+  MPI_Group group, world;
+  int size;
+  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_group(comm, &group);
+  PMPI_Comm_group(MPI_COMM_WORLD, &world);
+  uint64_t key = 1469598103934665603ULL;
+  int runs = 0;
+  for (int i = 0; i < size; i++) {
+    int w;
+    PMPI_Group_translate_ranks(group, 1, &i, world, &w);
+    key = (key ^ (uint64_t)(uint32_t)w) * 1099511628211ULL;
+    if (runs > 0 && runs <= SDM_RUNS && c->run[runs - 1][1] == w - 1) {
+      c->run[runs - 1][1] = w;
+    } else if (++runs <= SDM_RUNS) {
+      c->run[runs - 1][0] = w;
+      c->run[runs - 1][1] = w;
+    }
+  }
+  PMPI_Group_free(&group);
+  PMPI_Group_free(&world);
+  c->runs = runs <= SDM_RUNS ? runs : -1;
+  c->size = size;
+  return key;
+}
+
+/* The slot of comm; slot 0 is MPI_COMM_WORLD. A new one takes the next slot round the table. */
+static int slot_of(MPI_Comm comm) {
+  if (comm == MPI_COMM_WORLD) {
+    return 0;
+  }
+  int64_t h = handle_of(&comm, sizeof comm);
+  for (int i = 1; i < SDM_COMMS; i++) {
+    if (sdm_wait_state.comms[i].size != 0 && sdm_wait_state.comms[i].handle == h) {
+      return i;
+    }
+  }
+  int i = next_comm;
+  next_comm = next_comm + 1 < SDM_COMMS ? next_comm + 1 : 1;
+  volatile struct sdm_comm *c = &sdm_wait_state.comms[i];
+  c->size = 0;
+  c->handle = h;
+  c->collectives = 0;
+  c->key = describe(c, comm);
+  return i;
+}
+
+static void forget(MPI_Comm comm) {
+  int64_t h = handle_of(&comm, sizeof comm);
+  for (int i = 1; i < SDM_COMMS; i++) {
+    if (sdm_wait_state.comms[i].handle == h) {
+      sdm_wait_state.comms[i].size = 0;
+    }
+  }
+}
+
+static void block(int call, int peer, int tag, MPI_Comm comm) {
+  sdm_wait_state.polling = 0;
+  sdm_wait_state.waits = 0;
+  sdm_wait_state.blocking.peer = peer;
+  sdm_wait_state.blocking.tag = tag;
+  sdm_wait_state.blocking.comm = slot_of(comm);
+  sdm_wait_state.blocking.seq = 0;
+  BARRIER();
+  sdm_wait_state.blocking.call = call;
+}
+
+static void collective(int call, MPI_Comm comm) {
+  int slot = slot_of(comm);
+  sdm_wait_state.polling = 0;
+  sdm_wait_state.waits = 0;
+  sdm_wait_state.blocking.peer = -2;
+  sdm_wait_state.blocking.tag = -1;
+  sdm_wait_state.blocking.comm = slot;
+  sdm_wait_state.blocking.seq = ++sdm_wait_state.comms[slot].collectives;
+  BARRIER();
+  sdm_wait_state.blocking.call = call;
+}
+
+static void done(void) {
+  BARRIER();
+  sdm_wait_state.blocking.call = SDM_NONE;
+}
+
+static void started(int call, int peer, int tag, MPI_Comm comm, MPI_Request *request) {
+  for (int n = 0; n < SDM_REQUESTS; n++) {
+    int i = (next_request + n) % SDM_REQUESTS;
+    volatile struct sdm_op *op = &sdm_wait_state.requests[i];
+    if (op->call == SDM_NONE) {
+      op->peer = peer;
+      op->tag = tag;
+      op->comm = slot_of(comm);
+      op->seq = handle_of(request, sizeof *request);
+      BARRIER();
+      op->call = call;
+      next_request = (i + 1) % SDM_REQUESTS;
+      return;
+    }
+  }
+}
+
+/* The slots of requests[] that hold the count requests: waiting[] and waits. */
+static void await(int call, int count, const MPI_Request *requests, int any, int polling) {
+  int waits = 0;
+  for (int r = 0; r < count && waits < SDM_REQUESTS; r++) {
+    int64_t h = handle_of(&requests[r], sizeof requests[r]);
+    for (int i = 0; i < SDM_REQUESTS; i++) {
+      if (sdm_wait_state.requests[i].call != SDM_NONE && sdm_wait_state.requests[i].seq == h) {
+        sdm_wait_state.waiting[waits++] = i;
+        break;
+      }
+    }
+  }
+  sdm_wait_state.polling = polling;
+  sdm_wait_state.waits = waits;
+  sdm_wait_state.any = any;
+  sdm_wait_state.blocking.peer = -2;
+  sdm_wait_state.blocking.tag = -1;
+  sdm_wait_state.blocking.comm = 0;
+  sdm_wait_state.blocking.seq = 0;
+  BARRIER();
+  sdm_wait_state.blocking.call = call;
+}
+
+/* Requests that were in before and are MPI_REQUEST_NULL now have completed: their slots free. */
+static void completed(int count, const int64_t *before, const MPI_Request *after) {
+  for (int r = 0; r < count; r++) {
+    if (after[r] == MPI_REQUEST_NULL && before[r] != handle_of(&after[r], sizeof after[r])) {
+      for (int i = 0; i < SDM_REQUESTS; i++) {
+        if (sdm_wait_state.requests[i].call != SDM_NONE &&
+            sdm_wait_state.requests[i].seq == before[r]) {
+          sdm_wait_state.requests[i].call = SDM_NONE;
+          break;
+        }
+      }
+    }
+  }
+}
+
+#define HANDLES(count, requests)                                        \
+  int64_t before_[(count) > 0 ? (count) : 1];                           \
+  for (int r_ = 0; r_ < (count); r_++) {                                \
+    before_[r_] = handle_of(&(requests)[r_], sizeof(requests)[r_]);     \
+  }
+
+int MPI_Init(int *argc, char ***argv) {
+  int rc = PMPI_Init(argc, argv);
+  int rank, size;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  sdm_wait_state.world_size = size;
+  sdm_wait_state.comms[0].handle = handle_of(&(MPI_Comm){MPI_COMM_WORLD}, sizeof(MPI_Comm));
+  sdm_wait_state.comms[0].key = describe(&sdm_wait_state.comms[0], MPI_COMM_WORLD);
+  sdm_wait_state.world_rank = rank;
+  return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  int rank, size;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  sdm_wait_state.world_size = size;
+  sdm_wait_state.comms[0].handle = handle_of(&(MPI_Comm){MPI_COMM_WORLD}, sizeof(MPI_Comm));
+  sdm_wait_state.comms[0].key = describe(&sdm_wait_state.comms[0], MPI_COMM_WORLD);
+  sdm_wait_state.world_rank = rank;
+  return rc;
+}
+
+int MPI_Finalize(void) {
+  collective(SDM_FINALIZE, MPI_COMM_WORLD);
+  int rc = PMPI_Finalize();
+  done();
+  return rc;
+}
+
+int MPI_Comm_free(MPI_Comm *comm) {
+  forget(*comm);
+  return PMPI_Comm_free(comm);
+}
+
+/* Blocking point-to-point calls. */
+#define SEND(NAME, CALL)                                                                   \
+  int NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) { \
+    block(CALL, dest, tag, comm);                                                          \
+    int rc = P##NAME(buf, count, type, dest, tag, comm);                                   \
+    done();                                                                                \
+    return rc;                                                                             \
+  }
+SEND(MPI_Send, SDM_SEND)
+SEND(MPI_Ssend, SDM_SSEND)
+SEND(MPI_Bsend, SDM_BSEND)
+SEND(MPI_Rsend, SDM_RSEND)
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status *status) {
+  block(SDM_RECV, source, tag, comm);
+  int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
+  done();
+  return rc;
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+  block(SDM_PROBE, source, tag, comm);
+  int rc = PMPI_Probe(source, tag, comm, status);
+  done();
+  return rc;
+}
+
+/* A send-receive waits on its source; its send goes to dest, usually eagerly. */
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag, void *rbuf,
+                 int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                 MPI_Status *status) {
+  block(SDM_SENDRECV, source, rtag, comm);
+  int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm,
+                         status);
+  done();
+  return rc;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int stag, int source,
+                         int rtag, MPI_Comm comm, MPI_Status *status) {
+  block(SDM_SENDRECV_REPLACE, source, rtag, comm);
+  int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
+  done();
+  return rc;
+}
+
+/* Nonblocking calls: their requests, until a wait or test completes them. */
+#define ISEND(NAME, CALL)                                                                        \
+  int NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,      \
+           MPI_Request *request) {                                                               \
+    int rc = P##NAME(buf, count, type, dest, tag, comm, request);                                \
+    if (rc == MPI_SUCCESS) {                                                                     \
+      started(CALL, dest, tag, comm, request);                                                   \
+    }                                                                                            \
+    return rc;                                                                                   \
+  }
+ISEND(MPI_Isend, SDM_ISEND)
+ISEND(MPI_Issend, SDM_ISSEND)
+ISEND(MPI_Ibsend, SDM_IBSEND)
+ISEND(MPI_Irsend, SDM_IRSEND)
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request *request) {
+  int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
+  if (rc == MPI_SUCCESS) {
+    started(SDM_IRECV, source, tag, comm, request);
+  }
+  return rc;
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+  HANDLES(1, request);
+  await(SDM_WAIT, 1, request, 0, 0);
+  int rc = PMPI_Wait(request, status);
+  done();
+  completed(1, before_, request);
+  return rc;
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  HANDLES(count, requests);
+  await(SDM_WAITALL, count, requests, 0, 0);
+  int rc = PMPI_Waitall(count, requests, statuses);
+  done();
+  completed(count, before_, requests);
+  return rc;
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
+  HANDLES(count, requests);
+  await(SDM_WAITANY, count, requests, 1, 0);
+  int rc = PMPI_Waitany(count, requests, index, status);
+  done();
+  completed(count, before_, requests);
+  return rc;
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[]) {
+  HANDLES(incount, requests);
+  await(SDM_WAITSOME, incount, requests, 1, 0);
+  int rc = PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  done();
+  completed(incount, before_, requests);
+  return rc;
+}
+
+/* A test that finds its requests not done leaves them as the rank's wait, marked polling, until
+   the next MPI call that blocks or tests. */
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+  HANDLES(1, request);
+  int rc = PMPI_Test(request, flag, status);
+  completed(1, before_, request);
+  if (*flag) {
+    done();
+  } else {
+    await(SDM_TEST, 1, request, 0, 1);
+  }
+  return rc;
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
+  HANDLES(count, requests);
+  int rc = PMPI_Testall(count, requests, flag, statuses);
+  completed(count, before_, requests);
+  if (*flag) {
+    done();
+  } else {
+    await(SDM_TESTALL, count, requests, 0, 1);
+  }
+  return rc;
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
+  HANDLES(count, requests);
+  int rc = PMPI_Testany(count, requests, index, flag, status);
+  completed(count, before_, requests);
+  if (*flag) {
+    done();
+  } else {
+    await(SDM_TESTANY, count, requests, 1, 1);
+  }
+  return rc;
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[]) {
+  HANDLES(incount, requests);
+  int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+  completed(incount, before_, requests);
+  if (*outcount > 0) {
+    done();
+  } else {
+    await(SDM_TESTSOME, incount, requests, 1, 1);
+  }
+  return rc;
+}
+
+/* Collectives: the number of each on its communicator tells who has arrived at which. */
+int MPI_Barrier(MPI_Comm comm) {
+  collective(SDM_BARRIER, comm);
+  int rc = PMPI_Barrier(comm);
+  done();
+  return rc;
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  collective(SDM_BCAST, comm);
+  int rc = PMPI_Bcast(buf, count, type, root, comm);
+  done();
+  return rc;
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+               MPI_Comm comm) {
+  collective(SDM_REDUCE, comm);
+  int rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
+  done();
+  return rc;
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm) {
+  collective(SDM_ALLREDUCE, comm);
+  int rc = PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
+  done();
+  return rc;
+}
+
+#define GATHER(NAME, CALL)                                                                   \
+  int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,         \
+           MPI_Datatype rtype, int root, MPI_Comm comm) {                                    \
+    collective(CALL, comm);                                                                  \
+    int rc = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);                  \
+    done();                                                                                  \
+    return rc;                                                                               \
+  }
+GATHER(MPI_Gather, SDM_GATHER)
+GATHER(MPI_Scatter, SDM_SCATTER)
+
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
+                const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm) {
+  collective(SDM_GATHERV, comm);
+  int rc = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
+  done();
+  return rc;
+}
+
+int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  collective(SDM_SCATTERV, comm);
+  int rc = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
+  done();
+  return rc;
+}
+
+#define ALLGATHER(NAME, CALL)                                                                \
+  int NAME(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,         \
+           MPI_Datatype rtype, MPI_Comm comm) {                                              \
+    collective(CALL, comm);                                                                  \
+    int rc = P##NAME(sbuf, scount, stype, rbuf, rcount, rtype, comm);                        \
+    done();                                                                                  \
+    return rc;                                                                               \
+  }
+ALLGATHER(MPI_Allgather, SDM_ALLGATHER)
+ALLGATHER(MPI_Alltoall, SDM_ALLTOALL)
+
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                   const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm) {
+  collective(SDM_ALLGATHERV, comm);
+  int rc = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
+  done();
+  return rc;
+}
+
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+                  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+                  MPI_Comm comm) {
+  collective(SDM_ALLTOALLV, comm);
+  int rc = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
+  done();
+  return rc;
+}
+
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
+                       MPI_Op op, MPI_Comm comm) {
+  collective(SDM_REDUCE_SCATTER, comm);
+  int rc = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
+  done();
+  return rc;
+}
+
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
+                             MPI_Op op, MPI_Comm comm) {
+  collective(SDM_REDUCE_SCATTER_BLOCK, comm);
+  int rc = PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
+  done();
+  return rc;
+}
+
+#define SCAN(NAME, CALL)                                                                     \
+  int NAME(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,            \
+           MPI_Comm comm) {                                                                  \
+    collective(CALL, comm);                                                                  \
+    int rc = P##NAME(sbuf, rbuf, count, type, op, comm);                                     \
+    done();                                                                                  \
+    return rc;                                                                               \
+  }
+SCAN(MPI_Scan, SDM_SCAN)
+SCAN(MPI_Exscan, SDM_EXSCAN)
