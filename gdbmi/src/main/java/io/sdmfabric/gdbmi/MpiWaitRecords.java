@@ -18,17 +18,19 @@ final class MpiWaitRecords {
   /** The symbol the library keeps its records in. */
   static final String SYMBOL = "sdm_wait_state";
 
-  static final int VERSION = 1;
-  static final int REQUESTS = 64;
+  static final int VERSION = 2;
+  static final int REQUESTS = 128;
+  static final int WAITING = 64;
   static final int COMMS = 16;
   static final int RUNS = 32;
 
   private static final int OP = 24;
   private static final int COMM = 288;
   private static final int BLOCKING = 32;
-  private static final int WAITING = BLOCKING + OP;
-  private static final int PENDING = WAITING + 4 * REQUESTS;
-  private static final int COMMS_AT = PENDING + OP * REQUESTS;
+  private static final int WAITING_AT = BLOCKING + OP;
+  private static final int STARTED = WAITING_AT + 8 * WAITING;
+  private static final int RING = STARTED + 8;
+  private static final int COMMS_AT = RING + OP * REQUESTS;
 
   /** The size of the records. */
   static final int SIZE = COMMS_AT + COMM * COMMS;
@@ -89,7 +91,7 @@ final class MpiWaitRecords {
       return MpiWait.UNKNOWN; // another version, or MPI not started
     }
     boolean polling = b.getInt(20) != 0;
-    int waits = Math.min(Math.max(b.getInt(24), 0), REQUESTS);
+    int waits = Math.min(Math.max(b.getInt(24), 0), WAITING);
     boolean any = b.getInt(28) != 0;
     int call = b.getInt(BLOCKING);
     if (call <= 0 || call >= CALLS.size()) {
@@ -110,27 +112,35 @@ final class MpiWaitRecords {
     List<MpiWait.Peer> peers = new ArrayList<>();
     MpiWait.Comm comm;
     if (b.getInt(BLOCKING + 4) == -2) {
-      // A wait or test: the requests it waits on.
+      // A wait or test: the requests it waits on, each as its latest start in the ring.
       comm = MpiWait.Comm.NONE;
       for (int i = 0; i < waits; i++) {
-        int slot = b.getInt(WAITING + 4 * i);
-        if (slot < 0 || slot >= REQUESTS) {
-          continue;
-        }
-        int at = PENDING + OP * slot;
-        int requestCall = b.getInt(at);
-        if (requestCall <= 0 || requestCall >= CALLS.size()) {
-          continue;
+        int at = started(b, b.getLong(WAITING_AT + 8 * i));
+        if (at < 0) {
+          continue; // started too long before: not in the ring any more
         }
         MpiWait.Comm c = comm(b, b.getInt(at + 12));
         comm = peers.isEmpty() ? c : comm;
-        peers.add(peer(b, at, CALLS.get(requestCall)));
+        peers.add(peer(b, at, CALLS.get(b.getInt(at))));
       }
     } else {
       comm = comm(b, b.getInt(BLOCKING + 12));
       peers.add(peer(b, BLOCKING, name));
     }
     return new MpiWait(MpiWait.State.WAITING, name, polling, any, peers, comm, 0);
+  }
+
+  /** Where the ring has the latest start of the request with {@code handle}; -1 if nowhere. */
+  private static int started(ByteBuffer b, long handle) {
+    long next = b.getLong(STARTED);
+    for (long n = next - 1; n >= 0 && n >= next - REQUESTS; n--) {
+      int at = RING + OP * (int) (n % REQUESTS);
+      int call = b.getInt(at);
+      if (b.getLong(at + 16) == handle && call > 0 && call < CALLS.size()) {
+        return at;
+      }
+    }
+    return -1;
   }
 
   /** The operation at {@code at}, its peer translated to a rank of MPI_COMM_WORLD. */

@@ -53,6 +53,7 @@ class MpiWaitRecordsTest {
     String s = source();
     assertEquals(MpiWaitRecords.SIZE, number(s, "sizeof\\(struct sdm_state\\) == (\\d+)"));
     assertEquals(MpiWaitRecords.REQUESTS, number(s, "#define SDM_REQUESTS (\\d+)"));
+    assertEquals(MpiWaitRecords.WAITING, number(s, "#define SDM_WAITING (\\d+)"));
     assertEquals(MpiWaitRecords.COMMS, number(s, "#define SDM_COMMS (\\d+)"));
     assertEquals(MpiWaitRecords.RUNS, number(s, "#define SDM_RUNS (\\d+)"));
     assertEquals(MpiWaitRecords.VERSION, number(s, "\\.version = (\\d+)"));
@@ -70,8 +71,8 @@ class MpiWaitRecordsTest {
   private static ByteBuffer records() {
     ByteBuffer b = ByteBuffer.allocate(MpiWaitRecords.SIZE).order(ByteOrder.LITTLE_ENDIAN);
     b.put("SDMWAIT\0".getBytes(StandardCharsets.US_ASCII));
-    b.putInt(8, 1).putInt(12, 2).putInt(16, 4);
-    int comms = 32 + 24 + 4 * 64 + 24 * 64;
+    b.putInt(8, 2).putInt(12, 2).putInt(16, 4);
+    int comms = 32 + 24 + 8 * 64 + 8 + 24 * 128;
     b.putInt(comms, 4).putInt(comms + 4, 1).putLong(comms + 280, 11); // world: 0-3
     b.putInt(comms + 24, 0).putInt(comms + 28, 3);
     int odd = comms + 288; // slot 1: world ranks 3 and 1, in that order
@@ -112,11 +113,19 @@ class MpiWaitRecordsTest {
             3),
         MpiWaitRecords.decode(b.array()));
     ByteBuffer w = records();
-    int requests = 32 + 24 + 4 * 64;
-    w.putInt(requests + 24 * 5, 13)
-        .putInt(requests + 24 * 5 + 4, -1)
-        .putInt(requests + 24 * 5 + 8, 4);
-    w.putInt(24, 1).putInt(32 + 24, 5); // waits on slot 5
+    int ring = 32 + 24 + 8 * 64 + 8;
+    w.putLong(ring - 8, 130); // 130 started: the latest in slot 1, the one before in slot 0
+    w.putInt(ring + 24, 13)
+        .putInt(ring + 24 + 4, -1)
+        .putInt(ring + 24 + 8, 4)
+        .putLong(ring + 24 + 16, 77);
+    w.putInt(ring, 9)
+        .putInt(ring + 4, 2)
+        .putInt(ring + 8, 4)
+        .putLong(ring + 16, 77); // older, same handle
+    w.putInt(24, 2)
+        .putLong(32 + 24, 77)
+        .putLong(32 + 32, 99); // waits on 77, and 99: not in the ring
     w.putInt(32 + 4, -2).putInt(32, 15); // MPI_Waitall
     MpiWait waitall = MpiWaitRecords.decode(w.array());
     assertEquals("MPI_Waitall", waitall.call());

@@ -1,21 +1,25 @@
 /*
  * sdm's MPI wait records: a PMPI interposition library that sdm compiles with the job's own mpicc
  * and preloads into the ranks it launches. Each rank keeps, in sdm_wait_state, the MPI call it is
- * blocked in (peer, tag, communicator, or the number of a collective on its communicator) and the
- * nonblocking requests it has started and not completed. Nothing is computed or sent: when gdb has
- * stopped the rank, sdm reads the structure's bytes from the rank's memory and builds the wait-for
- * graph across ranks. The layout is fixed (io.sdmfabric.gdbmi.MpiWaitRecords reads it): change
- * both together, and the version with them.
+ * blocked in (peer, tag, communicator, or the number of a collective on its communicator), the
+ * handles of the requests a wait or test waits on, and the last SDM_REQUESTS nonblocking requests
+ * started, in a ring. Nothing is computed or sent: when gdb has stopped the rank, sdm reads the
+ * structure's bytes from the rank's memory, finds each request waited on in the ring (its latest
+ * start with that handle), and builds the wait-for graph across ranks. A call costs a few stores:
+ * nothing is searched or freed. The layout is fixed (io.sdmfabric.gdbmi.MpiWaitRecords reads it):
+ * change both together, and the version with them.
  *
- * Limits: one blocking call per process (a second thread's call overwrites the first's), at most
- * SDM_REQUESTS requests and SDM_COMMS communicators described at once (older ones are dropped),
- * and only the C bindings.
+ * Limits: one blocking call per process (a second thread's call overwrites the first's), a request
+ * started more than SDM_REQUESTS requests before it is waited on is not found (its peer is not
+ * known), at most SDM_WAITING requests per wait and SDM_COMMS communicators described at once
+ * (older ones are dropped), and only the C bindings.
  */
 #include <mpi.h>
 #include <stdint.h>
 #include <string.h>
 
-#define SDM_REQUESTS 64
+#define SDM_REQUESTS 128
+#define SDM_WAITING 64
 #define SDM_COMMS 16
 #define SDM_RUNS 32
 
@@ -54,22 +58,22 @@ struct sdm_state {
   int32_t world_rank;
   int32_t world_size;
   int32_t polling; /* blocking is an MPI_Test* that found its requests not done */
-  int32_t waits;   /* how many of waiting[] the blocking call waits on */
+  int32_t waits;   /* how many handles of waiting[] the blocking call waits on */
   int32_t any;     /* it waits for any one of them, not all */
   struct sdm_op blocking;
-  int32_t waiting[SDM_REQUESTS]; /* slots in requests[] */
-  struct sdm_op requests[SDM_REQUESTS];
+  int64_t waiting[SDM_WAITING];         /* handles of the requests waited on */
+  int64_t started;                      /* requests started so far: the ring's next slot */
+  struct sdm_op requests[SDM_REQUESTS]; /* the last ones started, seq their handles */
   struct sdm_comm comms[SDM_COMMS];
 };
 
 _Static_assert(sizeof(struct sdm_op) == 24, "sdm_op layout");
 _Static_assert(sizeof(struct sdm_comm) == 288, "sdm_comm layout");
-_Static_assert(sizeof(struct sdm_state) == 6456, "sdm_state layout");
+_Static_assert(sizeof(struct sdm_state) == 8256, "sdm_state layout");
 
 __attribute__((visibility("default"))) volatile struct sdm_state sdm_wait_state = {
-    .magic = "SDMWAIT", .version = 1, .world_rank = -1};
+    .magic = "SDMWAIT", .version = 2, .world_rank = -1};
 
-static int next_request; /* where the search for a free request slot starts */
 static int next_comm = 1;
 
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
@@ -164,33 +168,27 @@ static void done(void) {
   sdm_wait_state.blocking.call = SDM_NONE;
 }
 
+/* A request started: the ring's next slot, its call written last, so that a slot read while it
+   is being written is either the old request or empty. */
 static void started(int call, int peer, int tag, MPI_Comm comm, MPI_Request *request) {
-  for (int n = 0; n < SDM_REQUESTS; n++) {
-    int i = (next_request + n) % SDM_REQUESTS;
-    volatile struct sdm_op *op = &sdm_wait_state.requests[i];
-    if (op->call == SDM_NONE) {
-      op->peer = peer;
-      op->tag = tag;
-      op->comm = slot_of(comm);
-      op->seq = handle_of(request, sizeof *request);
-      BARRIER();
-      op->call = call;
-      next_request = (i + 1) % SDM_REQUESTS;
-      return;
-    }
-  }
+  volatile struct sdm_op *op = &sdm_wait_state.requests[sdm_wait_state.started % SDM_REQUESTS];
+  op->call = SDM_NONE;
+  BARRIER();
+  op->peer = peer;
+  op->tag = tag;
+  op->comm = slot_of(comm);
+  op->seq = handle_of(request, sizeof *request);
+  BARRIER();
+  op->call = call;
+  sdm_wait_state.started++;
 }
 
-/* The slots of requests[] that hold the count requests: waiting[] and waits. */
+/* The blocking call waits on the count requests (those not null): their handles. */
 static void await(int call, int count, const MPI_Request *requests, int any, int polling) {
   int waits = 0;
-  for (int r = 0; r < count && waits < SDM_REQUESTS; r++) {
-    int64_t h = handle_of(&requests[r], sizeof requests[r]);
-    for (int i = 0; i < SDM_REQUESTS; i++) {
-      if (sdm_wait_state.requests[i].call != SDM_NONE && sdm_wait_state.requests[i].seq == h) {
-        sdm_wait_state.waiting[waits++] = i;
-        break;
-      }
+  for (int r = 0; r < count && waits < SDM_WAITING; r++) {
+    if (requests[r] != MPI_REQUEST_NULL) {
+      sdm_wait_state.waiting[waits++] = handle_of(&requests[r], sizeof requests[r]);
     }
   }
   sdm_wait_state.polling = polling;
@@ -203,27 +201,6 @@ static void await(int call, int count, const MPI_Request *requests, int any, int
   BARRIER();
   sdm_wait_state.blocking.call = call;
 }
-
-/* Requests that were in before and are MPI_REQUEST_NULL now have completed: their slots free. */
-static void completed(int count, const int64_t *before, const MPI_Request *after) {
-  for (int r = 0; r < count; r++) {
-    if (after[r] == MPI_REQUEST_NULL && before[r] != handle_of(&after[r], sizeof after[r])) {
-      for (int i = 0; i < SDM_REQUESTS; i++) {
-        if (sdm_wait_state.requests[i].call != SDM_NONE &&
-            sdm_wait_state.requests[i].seq == before[r]) {
-          sdm_wait_state.requests[i].call = SDM_NONE;
-          break;
-        }
-      }
-    }
-  }
-}
-
-#define HANDLES(count, requests)                                        \
-  int64_t before_[(count) > 0 ? (count) : 1];                           \
-  for (int r_ = 0; r_ < (count); r_++) {                                \
-    before_[r_] = handle_of(&(requests)[r_], sizeof(requests)[r_]);     \
-  }
 
 int MPI_Init(int *argc, char ***argv) {
   int rc = PMPI_Init(argc, argv);
@@ -333,48 +310,38 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status) {
-  HANDLES(1, request);
   await(SDM_WAIT, 1, request, 0, 0);
   int rc = PMPI_Wait(request, status);
   done();
-  completed(1, before_, request);
   return rc;
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  HANDLES(count, requests);
   await(SDM_WAITALL, count, requests, 0, 0);
   int rc = PMPI_Waitall(count, requests, statuses);
   done();
-  completed(count, before_, requests);
   return rc;
 }
 
 int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
-  HANDLES(count, requests);
   await(SDM_WAITANY, count, requests, 1, 0);
   int rc = PMPI_Waitany(count, requests, index, status);
   done();
-  completed(count, before_, requests);
   return rc;
 }
 
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
-  HANDLES(incount, requests);
   await(SDM_WAITSOME, incount, requests, 1, 0);
   int rc = PMPI_Waitsome(incount, requests, outcount, indices, statuses);
   done();
-  completed(incount, before_, requests);
   return rc;
 }
 
 /* A test that finds its requests not done leaves them as the rank's wait, marked polling, until
    the next MPI call that blocks or tests. */
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
-  HANDLES(1, request);
   int rc = PMPI_Test(request, flag, status);
-  completed(1, before_, request);
   if (*flag) {
     done();
   } else {
@@ -384,9 +351,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
 }
 
 int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]) {
-  HANDLES(count, requests);
   int rc = PMPI_Testall(count, requests, flag, statuses);
-  completed(count, before_, requests);
   if (*flag) {
     done();
   } else {
@@ -396,9 +361,7 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
 }
 
 int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status) {
-  HANDLES(count, requests);
   int rc = PMPI_Testany(count, requests, index, flag, status);
-  completed(count, before_, requests);
   if (*flag) {
     done();
   } else {
@@ -409,9 +372,7 @@ int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_St
 
 int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[]) {
-  HANDLES(incount, requests);
   int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
-  completed(incount, before_, requests);
   if (*outcount > 0) {
     done();
   } else {
