@@ -202,27 +202,27 @@ static void await(int call, int count, const MPI_Request *requests, int any, int
   sdm_wait_state.blocking.call = call;
 }
 
+/* MPI has started: this rank's place in MPI_COMM_WORLD, and that communicator in slot 0. */
+static void mpi_started(void) {
+  int rank, size;
+  MPI_Comm world = MPI_COMM_WORLD;
+  PMPI_Comm_rank(world, &rank);
+  PMPI_Comm_size(world, &size);
+  sdm_wait_state.world_size = size;
+  sdm_wait_state.comms[0].handle = handle_of(&world, sizeof world);
+  sdm_wait_state.comms[0].key = describe(&sdm_wait_state.comms[0], world);
+  sdm_wait_state.world_rank = rank;
+}
+
 int MPI_Init(int *argc, char ***argv) {
   int rc = PMPI_Init(argc, argv);
-  int rank, size;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &size);
-  sdm_wait_state.world_size = size;
-  sdm_wait_state.comms[0].handle = handle_of(&(MPI_Comm){MPI_COMM_WORLD}, sizeof(MPI_Comm));
-  sdm_wait_state.comms[0].key = describe(&sdm_wait_state.comms[0], MPI_COMM_WORLD);
-  sdm_wait_state.world_rank = rank;
+  mpi_started();
   return rc;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   int rc = PMPI_Init_thread(argc, argv, required, provided);
-  int rank, size;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &size);
-  sdm_wait_state.world_size = size;
-  sdm_wait_state.comms[0].handle = handle_of(&(MPI_Comm){MPI_COMM_WORLD}, sizeof(MPI_Comm));
-  sdm_wait_state.comms[0].key = describe(&sdm_wait_state.comms[0], MPI_COMM_WORLD);
-  sdm_wait_state.world_rank = rank;
+  mpi_started();
   return rc;
 }
 
