@@ -338,7 +338,12 @@ public final class Console {
   private void mpiWaits(String word, RankSet ranks) throws InterruptedException {
     RankSet stopped = table.ranksIn(ProcessTable.State.STOPPED, ranks);
     if (stopped.isEmpty()) {
-      renderer.error(ranks, "no rank of [" + ranks + "] is stopped: interrupt them first");
+      renderer.error(
+          ranks,
+          "no rank of ["
+              + ranks
+              + "] is stopped: waits reads what stopped ranks wait for"
+              + " (interrupt running ones first)");
       renderer.complete(word);
       return;
     }

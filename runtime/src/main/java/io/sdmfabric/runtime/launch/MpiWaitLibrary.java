@@ -37,11 +37,12 @@ public final class MpiWaitLibrary {
     String mpi = run(List.of("mpicc", "-show"), "mpicc -show").strip();
     Path dir = PrivateDirectory.sdmHome().resolve("mpiwait").resolve(key(source + "\n" + mpi));
     Path library = dir.resolve("libsdm_mpiwait.so");
-    if (Files.isRegularFile(library)) {
-      return library;
-    }
+    // Checked each time, the library built before too: it runs inside every rank.
     PrivateDirectory.ensure(dir.getParent());
     PrivateDirectory.ensure(dir);
+    if (Files.isRegularFile(library, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return library;
+    }
     Path c = dir.resolve("sdm_mpiwait.c");
     PrivateDirectory.write(c, source);
     Path building = Files.createTempFile(dir, "libsdm_mpiwait", ".so");
