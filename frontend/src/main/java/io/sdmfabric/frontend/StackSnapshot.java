@@ -120,7 +120,9 @@ public record StackSnapshot(
     Optional<MpiWaitGraph> waits = Optional.empty();
     if (!stopped.isEmpty()) {
       MpiWaitGraph graph =
-          new MpiWaitGraph(call(session, Commands.mpiWait(), stopped), table.rows(ranks));
+          new MpiWaitGraph(
+              call(session, Commands.mpiWait(), stopped),
+              mainThreadPlaces(samples.last(), table.rows(ranks)));
       if (!graph.unknown().equals(stopped)) {
         waits = Optional.of(graph);
       }
@@ -128,6 +130,49 @@ public record StackSnapshot(
     List<ProcessTable.Row> others =
         table.rows(ranks).stream().filter(r -> r.state() != ProcessTable.State.STOPPED).toList();
     return new StackSnapshot(samples, others, waits);
+  }
+
+  /**
+   * {@code rows} with the stopped ranks placed where their main thread is in {@code tree} (the
+   * innermost frame of the path from {@code main}), which says more than where the stop was
+   * reported: an interrupt can land in any thread, one of the MPI library's among them.
+   */
+  static List<ProcessTable.Row> mainThreadPlaces(StackTree tree, List<ProcessTable.Row> rows) {
+    Map<String, RankSet> places = new java.util.LinkedHashMap<>();
+    for (StackTree.Node root : tree.roots()) {
+      if (root.frame().function().equals("main")) {
+        place(root, root.ranks(), places);
+      }
+    }
+    RankSet placed = RankSet.empty();
+    List<ProcessTable.Row> out = new java.util.ArrayList<>();
+    for (Map.Entry<String, RankSet> p : places.entrySet()) {
+      out.add(new ProcessTable.Row(ProcessTable.State.STOPPED, p.getKey(), p.getValue()));
+      placed = placed.union(p.getValue());
+    }
+    for (ProcessTable.Row r : rows) {
+      RankSet rest = r.ranks().minus(placed);
+      if (!rest.isEmpty()) {
+        out.add(new ProcessTable.Row(r.state(), r.location(), rest));
+      }
+    }
+    return out;
+  }
+
+  /** Places {@code ranks} at the innermost frames under {@code node} they reach. */
+  private static void place(StackTree.Node node, RankSet ranks, Map<String, RankSet> places) {
+    RankSet deeper = RankSet.empty();
+    for (StackTree.Node child : node.children()) {
+      RankSet here = ranks.intersect(child.ranks());
+      if (!here.isEmpty()) {
+        place(child, here, places);
+        deeper = deeper.union(here);
+      }
+    }
+    RankSet innermost = ranks.minus(deeper);
+    if (!innermost.isEmpty()) {
+      places.merge(node.frame().describe(), innermost, RankSet::union);
+    }
   }
 
   private static List<RankReply> call(SessionClient session, CommandBody body, RankSet dest)
