@@ -25,8 +25,8 @@ import java.util.Set;
  * any member of its communicator for {@code MPI_ANY_SOURCE}. A rank that waits is released when all
  * the ranks it waits for can go on ({@code MPI_Waitall}, a collective), or one of them ({@code
  * MPI_Waitany}, any source); the ranks that no chain of releases reaches are deadlocked. A single
- * snapshot can catch a cycle about to dissolve (a send the MPI buffers eagerly); one that stays
- * over several samples does not.
+ * snapshot can catch a cycle about to dissolve (a send the MPI buffers eagerly); with {@code sdm
+ * stacks --samples K}, a cycle whose ranks are stuck in every sample is no such passing moment.
  */
 public final class MpiWaitGraph {
   /** Why a rank has no records, for the user. */
