@@ -21,6 +21,9 @@ public final class RankShim {
 
   private RankShim() {}
 
+  /** What the shim's preload argument is when there is nothing to preload. */
+  static final String NO_PRELOAD = "-";
+
   /** The command that runs {@code program} with {@code args} under the shim. */
   public static List<String> command(String spool, String program, List<String> args) {
     return command(spool, "", program, args);
@@ -28,12 +31,14 @@ public final class RankShim {
 
   /**
    * The command that runs {@code program} with {@code args} under the shim, with the library {@code
-   * preload} preloaded where a rank's node has it readable; none when it is empty.
+   * preload} preloaded where a rank's node has it readable; none when it is empty. (None travels as
+   * {@value #NO_PRELOAD}: mpirun drops an empty argument.)
    */
   public static List<String> command(
       String spool, String preload, String program, List<String> args) {
+    String library = preload.isEmpty() ? NO_PRELOAD : preload;
     List<String> command =
-        new ArrayList<>(List.of("sh", "-c", SCRIPT, "sdm-rank", spool, preload, program));
+        new ArrayList<>(List.of("sh", "-c", SCRIPT, "sdm-rank", spool, library, program));
     command.addAll(args);
     return command;
   }

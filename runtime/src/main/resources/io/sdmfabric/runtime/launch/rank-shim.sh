@@ -1,7 +1,8 @@
 # sdm's rank shim, run by the job's launcher as: sh -c SHIM sdm-rank SPOOL PRELOAD PROGRAM [ARGS...]
 # It records this rank's pid in the node's spool directory, stops itself until the node's agent
 # has attached gdb, then becomes the program: gdb follows the exec and debugs it from its start.
-# PRELOAD, when not empty, is sdm's MPI wait-records library, preloaded where this node has it.
+# PRELOAD is sdm's MPI wait-records library, preloaded where this node has it, or - for none (an
+# empty argument would not do: mpirun drops it).
 spool=$1
 preload=$2
 shift 2
@@ -42,7 +43,7 @@ fi
 # place (mv -T: over a link, never into a directory it names), so nothing there is written through.
 rm -f "$spool/.rank.$rank"
 (set -C; echo $$ >"$spool/.rank.$rank") && mv -fT "$spool/.rank.$rank" "$spool/rank.$rank" || exit 127
-if [ -n "$preload" ] && [ -r "$preload" ]; then
+if [ "$preload" != - ] && [ -r "$preload" ]; then
   export LD_PRELOAD="$preload${LD_PRELOAD:+:$LD_PRELOAD}"
 fi
 kill -STOP $$

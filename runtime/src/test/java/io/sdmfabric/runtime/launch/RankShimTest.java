@@ -50,6 +50,19 @@ class RankShimTest {
     return p;
   }
 
+  /**
+   * Without a library to preload the shim gets {@code -}, never an empty argument, which mpirun
+   * drops (and the shim would take the program for the library).
+   */
+  @Test
+  void noLibraryToPreloadTravelsAsADashNotAsAnEmptyArgument() {
+    List<String> command = RankShim.command("/tmp/spool", "", "/bin/true", List.of("a"));
+    assertEquals(
+        List.of("sdm-rank", "/tmp/spool", "-", "/bin/true", "a"),
+        command.subList(3, command.size()));
+    assertTrue(command.stream().noneMatch(String::isEmpty), command.toString());
+  }
+
   /** What the shim of rank 0 said when it refused {@code spool}, having checked it did. */
   private String refused(Path spool) throws Exception {
     Process p = shim(spool, 0);
