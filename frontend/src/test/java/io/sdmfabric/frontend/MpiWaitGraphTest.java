@@ -180,6 +180,20 @@ class MpiWaitGraphTest {
   }
 
   @Test
+  void aBlockingReceiveNamesItsSource() {
+    MpiWaitGraph graph =
+        new MpiWaitGraph(
+            List.of(
+                reply(RankSet.of(0), p2p("MPI_Recv", new MpiWait.Peer(1, 0, "MPI_Recv"))),
+                reply(RankSet.of(1), p2p("MPI_Recv", new MpiWait.Peer(0, 0, "MPI_Recv")))),
+            List.of());
+    assertTrue(text(graph).contains("  [0] MPI_Recv from 1, tag 0, waits for [1]"), text(graph));
+    assertEquals(
+        List.of(new MpiWaitGraph.Cycle(List.of(0, 1), "MPI_Recv from the next rank, tag 0")),
+        graph.cycles());
+  }
+
+  @Test
   void aCollectiveOnASubcommunicatorWaitsForItsMembersOnly() {
     MpiWait.Comm evens = new MpiWait.Comm(99, 2, RankSet.of(0, 2), false);
     MpiWaitGraph graph =

@@ -76,7 +76,8 @@ public record MpiWait(
 
     /** Whether this receives: its peer is a source. */
     public boolean receives() {
-      return call.contains("recv") || call.equals("MPI_Probe");
+      // MPI_Recv, MPI_Irecv, MPI_Sendrecv (its peer here is the source), MPI_Probe.
+      return call.toLowerCase(java.util.Locale.ROOT).contains("recv") || call.equals("MPI_Probe");
     }
   }
 
