@@ -14,12 +14,14 @@ import java.util.Map;
  * Snapshots of every thread's stack of a job taken one after the other, as STAT's temporal view
  * compares them: a rank whose threads stand at a place (the same stack, frame by frame and line by
  * line) in every snapshot is stuck there; one that was elsewhere in some snapshot moved, so it is
- * progressing, however slowly. Stacks are compared by their frames that have a source line (the
- * program's own code, and libraries with debugging information): a rank that polls inside an MPI
- * library without it (Debian's Open MPI) is stuck where its own code waits, not progressing because
- * the library's innermost frames change from one snapshot to the next. Snapshots hold the merged
- * replies as they came (a class of ranks with one set of stacks), so their size is the number of
- * distinct replies, not of ranks.
+ * progressing, however slowly. Stacks are compared from the outermost frame down to the first frame
+ * without a source line: the program's own code (and libraries with debugging information) down to
+ * where it called into a library without it. A rank that polls inside an MPI library without lines
+ * (Debian's Open MPI) is stuck where its own code waits, not progressing because the library's
+ * innermost frames change from one snapshot to the next, nor because the library called into the C
+ * library, whose lines are known ({@code sched_yield} in one snapshot, not in the next). Snapshots
+ * hold the merged replies as they came (a class of ranks with one set of stacks), so their size is
+ * the number of distinct replies, not of ranks.
  */
 public final class StackSamples {
   /** Where ranks stopped and ranks that moved, at one place of the last snapshot. */
@@ -96,19 +98,19 @@ public final class StackSamples {
   }
 
   /**
-   * A stack as the places that are compared, outermost first: its frames with a source line, or
-   * every frame when none has one.
+   * A stack as the places that are compared, outermost first: its frames down to the first without
+   * a source line, or every frame when the outermost has none.
    */
   private static List<Place> places(List<Frame> innermostFirst) {
     List<Place> all = new ArrayList<>(innermostFirst.size());
-    List<Place> withSource = new ArrayList<>(innermostFirst.size());
+    int withSource = 0;
     for (int i = innermostFirst.size() - 1; i >= 0; i--) {
       Frame f = innermostFirst.get(i);
-      all.add(Place.of(f));
-      if (f.hasSource()) {
-        withSource.add(Place.of(f));
+      if (withSource == all.size() && f.hasSource()) {
+        withSource++;
       }
+      all.add(Place.of(f));
     }
-    return withSource.isEmpty() ? all : withSource;
+    return withSource == 0 ? all : all.subList(0, withSource);
   }
 }

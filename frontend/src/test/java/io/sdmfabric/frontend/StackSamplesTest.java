@@ -70,4 +70,18 @@ class StackSamplesTest {
         new StackSamples.Motion(RankSet.of(0, 1), RankSet.empty()),
         samples.motion(List.of(MAIN, recv, poll2)));
   }
+
+  @Test
+  void whatALibraryWithoutSourceLinesCallsDoesNotMoveTheRank() {
+    Frame barrier = f(1, "wait_for_all", 12);
+    Frame progress = new Frame(1, 0, "opal_progress", "", 0, "libopen-pal.so.40");
+    Frame yield = new Frame(0, 0, "sched_yield", "../sysdeps/unix/syscall-template.S", 120, "");
+    Frame unknown = new Frame(0, 0, "??", "", 0, "");
+    StackSamples samples = new StackSamples();
+    samples.add(List.of(reply(RankSet.of(2), List.of(List.of(yield, progress, barrier, MAIN)))));
+    samples.add(List.of(reply(RankSet.of(2), List.of(List.of(unknown, progress, barrier, MAIN)))));
+    assertEquals(
+        new StackSamples.Motion(RankSet.of(2), RankSet.empty()),
+        samples.motion(List.of(MAIN, barrier, progress, unknown)));
+  }
 }
