@@ -46,6 +46,9 @@ final class InferiorEvents implements MiListener {
   /** The rank's stop, until its other threads have stopped too; null when none waits. */
   private DebugEvent.Stopped waiting;
 
+  /** The waiting stop is an interrupt's, to be shown where the main thread stops. */
+  private boolean mainFrameWanted;
+
   InferiorEvents(
       Inferior inferior, GdbDriver driver, java.util.function.BooleanSupplier lazySymbols) {
     this.inferior = inferior;
@@ -55,6 +58,7 @@ final class InferiorEvents implements MiListener {
 
   /** The rank is about to be resumed (run, continue, step): its next stop is news again. */
   synchronized void resuming() {
+    mainFrameWanted = false;
     if (waiting != null) {
       reportNow(waiting); // before the rank runs again, its stop is news
     }
@@ -174,6 +178,11 @@ final class InferiorEvents implements MiListener {
   private void stopped(MiTuple t, String reason, int thread) {
     if (halted) {
       // Another thread of a rank that has stopped already, or its interrupt.
+      if (mainFrameWanted && waiting != null && inferior.mainThread().orElse(0) == thread) {
+        mainFrameWanted = false;
+        DebugEvent.Stopped s = waiting;
+        report(new DebugEvent.Stopped(s.reason(), s.signal(), frame(t), 1, s.breakpointId()));
+      }
       reportWhenAllStopped();
       return;
     }
@@ -190,8 +199,7 @@ final class InferiorEvents implements MiListener {
       signal = "";
     }
     interruptRequested = false;
-    Frame frame =
-        t.get("frame").map(f -> GdbResults.frame(GdbResults.asTuple(f))).orElse(Frame.UNKNOWN);
+    Frame frame = frame(t);
     int bkpt =
         t.optString("bkptno")
             .map(n -> inferior.ownBreakpoint(Integer.parseInt(n)))
@@ -202,8 +210,14 @@ final class InferiorEvents implements MiListener {
     int main = inferior.mainThread().orElse(thread);
     if (why == StopReason.INTERRUPTED && thread != main) {
       // No thread caused an interrupt; gdb picks whichever the signal hit, often a helper thread
-      // of the runtime (MPI's progress threads). Show the main thread instead.
+      // of the runtime (MPI's progress threads). Show the main thread instead: where it stops,
+      // when it still runs (its own stop follows), else where gdb says it is.
       inferior.select(main, 0);
+      if (running.contains(main)) {
+        mainFrameWanted = true;
+        report(new DebugEvent.Stopped(why, signal, frame, 1, bkpt));
+        return;
+      }
       StopReason interrupted = why;
       String sig = signal;
       driver
@@ -223,6 +237,13 @@ final class InferiorEvents implements MiListener {
     }
     inferior.select(thread, 0);
     report(new DebugEvent.Stopped(why, signal, frame, inferior.ownThread(thread), bkpt));
+  }
+
+  private static Frame frame(MiTuple stopped) {
+    return stopped
+        .get("frame")
+        .map(f -> GdbResults.frame(GdbResults.asTuple(f)))
+        .orElse(Frame.UNKNOWN);
   }
 
   /** Reports the rank's stop once its threads have all stopped, or after a while regardless. */

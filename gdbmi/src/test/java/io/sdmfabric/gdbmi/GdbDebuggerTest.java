@@ -307,7 +307,43 @@ class GdbDebuggerTest {
     DebugEvent.Stopped stop = events.nextStop();
     assertEquals(StopReason.INTERRUPTED, stop.reason());
     assertEquals(1, stop.threadId());
-    assertTrue(get(gdb.frames()).stream().anyMatch(f -> f.function().equals("main")));
+    List<Frame> frames = get(gdb.frames());
+    assertTrue(frames.stream().anyMatch(f -> f.function().equals("main")), frames.toString());
+    // The stop is shown where the main thread stands (sleeping), not the helper (in pause).
+    assertEquals(frames.get(0), stop.frame());
+  }
+
+  /**
+   * gdb reports the stops of an interrupt's threads in the order they stop; in an MPI rank a
+   * progress thread often stops first, while the main thread still runs. Here a filter on a real
+   * gdb's output holds back the main thread's stop until the helper's has been read: the stop is
+   * still shown where the main thread stands.
+   */
+  @Test
+  void anInterruptWhoseHelperThreadStopsFirstShowsTheMainThreadWhereItStops(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path helperFirst = dir.resolve("gdb-reporting-the-helper-first");
+    java.nio.file.Files.writeString(
+        helperFirst,
+        "#!/bin/bash\n"
+            + "exec gdb \"$@\" > >(exec sed -u '"
+            + "/^[*]stopped,reason=\"signal-received\",signal-name=\"0\".*thread-id=\"1\"/{h;d}\n"
+            + "/^[*]stopped,.*thread-id=\"2\"/{x;/./{x;G;p;s/.*//;x;d};x}')\n");
+    java.nio.file.Files.setPosixFilePermissions(
+        helperFirst, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    gdb.close();
+    gdb = GdbDebugger.start(GdbOptions.defaults().withExecutable(helperFirst.toString()));
+    gdb.subscribe(events);
+    load("helper_thread");
+    get(gdb.run());
+    events.awaitOutput("ready", Duration.ofSeconds(20));
+    get(gdb.interrupt());
+    DebugEvent.Stopped stop = events.nextStop();
+    assertEquals(StopReason.INTERRUPTED, stop.reason());
+    assertEquals(1, stop.threadId());
+    List<Frame> frames = get(gdb.frames());
+    assertEquals(frames.get(0), stop.frame());
+    assertTrue(frames.stream().anyMatch(f -> f.function().equals("main")), frames.toString());
   }
 
   @Test
