@@ -56,6 +56,42 @@ public final class GdbPool implements AutoCloseable {
     return debugger;
   }
 
+  /**
+   * Debuggers for {@code programs} programs known together (the processes of an attach), on a gdb
+   * of their own started now, outside the pool's lock: the gdbs of several such shares start and
+   * attach side by side, where {@link #next} fills one gdb after the other. The gdb ends with the
+   * last of them.
+   *
+   * @throws IOException when gdb cannot be started or cannot take the programs, or the pool is
+   *     closed
+   */
+  public List<GdbDebugger> gdbFor(int programs) throws IOException {
+    if (programs < 1 || programs > perGdb) {
+      throw new IllegalArgumentException(
+          "a gdb of this pool debugs 1 to " + perGdb + " programs: " + programs);
+    }
+    synchronized (this) {
+      if (closed) {
+        throw new IOException("no more programs: the gdb pool is closed");
+      }
+    }
+    SharedGdb gdb = SharedGdb.start(options);
+    synchronized (this) {
+      started.add(gdb);
+    }
+    List<GdbDebugger> debuggers = new ArrayList<>(programs);
+    try {
+      for (int i = 0; i < programs; i++) {
+        debuggers.add(gdb.add());
+      }
+    } catch (IOException e) {
+      debuggers.forEach(GdbDebugger::close);
+      gdb.driver().close();
+      throw e;
+    }
+    return debuggers;
+  }
+
   /** No more programs: a gdb left without any ends now, the others with their last program. */
   @Override
   public synchronized void close() {

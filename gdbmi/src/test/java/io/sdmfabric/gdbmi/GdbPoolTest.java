@@ -83,4 +83,25 @@ class GdbPoolTest {
     only.driver().whenExited().get(10, TimeUnit.SECONDS); // nothing can use it any more
     assertFalse(only.driver().isAlive());
   }
+
+  @Test
+  void programsKnownTogetherGetAGdbOfTheirOwnThatEndsWithTheLastOfThem() throws Exception {
+    GdbPool pool = new GdbPool(GdbOptions.defaults(), 3);
+    List<GdbDebugger> first = pool.gdbFor(3);
+    List<GdbDebugger> second = pool.gdbFor(2);
+    ranks.addAll(first);
+    ranks.addAll(second);
+    assertEquals(2, pool.gdbs());
+    assertSame(first.get(0).driver(), first.get(2).driver());
+    assertNotSame(first.get(0).driver(), second.get(0).driver());
+    for (GdbDebugger d : second) {
+      d.load(LaunchSpec.of(TestPrograms.get("values").toString())).get(20, TimeUnit.SECONDS);
+    }
+    assertThrows(IllegalArgumentException.class, () -> pool.gdbFor(4));
+    pool.close();
+    assertThrows(IOException.class, () -> pool.gdbFor(1));
+    first.forEach(GdbDebugger::close);
+    first.get(0).driver().whenExited().get(10, TimeUnit.SECONDS);
+    assertTrue(second.get(0).driver().isAlive(), "the other share's gdb is its programs'");
+  }
 }

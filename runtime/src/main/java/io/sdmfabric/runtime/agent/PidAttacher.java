@@ -5,6 +5,7 @@ import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.runtime.attach.RankEnvironment;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -12,11 +13,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Attaches a gdb to each of a node's running processes ({@code sdm attach}), several at a time, and
- * hands each rank on as soon as its gdb has it, or with why it has none. Each process's rank comes
- * from its own environment ({@link RankEnvironment}) and must be the rank it was given (the one the
- * front-end found, or Slurm's task id): a process that is not what it was taken for is not
- * attached.
+ * Attaches a gdb to each of a node's running processes ({@code sdm attach}, {@code sdm stacks} of a
+ * running job) and hands each rank on as soon as its gdb has it, or with why it has none. The
+ * processes are shared out evenly among as few gdbs as the pool's cap allows, neighbouring ranks
+ * together, and the gdbs attach side by side, several at a time (one gdb takes its processes one
+ * after the other). Each process's rank comes from its own environment ({@link RankEnvironment})
+ * and must be the rank it was given (the one the front-end found, or Slurm's task id): a process
+ * that is not what it was taken for is not attached.
  */
 final class PidAttacher {
   private static final int PARALLEL = 8;
@@ -26,6 +29,7 @@ final class PidAttacher {
 
   private final GdbPool gdbs;
   private final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
+  private volatile boolean stopped;
 
   PidAttacher(GdbPool gdbs) {
     this.gdbs = gdbs;
@@ -33,42 +37,78 @@ final class PidAttacher {
 
   /** Starts attaching to every target, telling {@code listener} what became of each rank. */
   void start(List<Target> targets, SpoolAttacher.Listener listener) {
-    CompletableFuture<?>[] attaches = new CompletableFuture<?>[targets.size()];
+    List<List<Target>> shares = shares(targets, gdbs.perGdb());
+    CompletableFuture<?>[] attaches = new CompletableFuture<?>[shares.size()];
     for (int i = 0; i < attaches.length; i++) {
-      Target t = targets.get(i);
-      attaches[i] = CompletableFuture.runAsync(() -> attach(t, listener), pool);
+      List<Target> share = shares.get(i);
+      attaches[i] = CompletableFuture.runAsync(() -> attach(share, listener), pool);
     }
     pool.shutdown();
     // The gdbs take no more ranks once every attach is done.
     CompletableFuture.allOf(attaches).whenComplete((done, error) -> gdbs.close());
   }
 
+  /**
+   * The targets in rank order, cut into as few shares of at most {@code perGdb} as there can be,
+   * their sizes differing by one at most.
+   */
+  static List<List<Target>> shares(List<Target> targets, int perGdb) {
+    List<Target> ranked =
+        targets.stream().sorted(java.util.Comparator.comparingInt(Target::rank)).toList();
+    int n = ranked.size();
+    int count = (n + perGdb - 1) / perGdb;
+    List<List<Target>> shares = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      shares.add(ranked.subList(i * n / count, (i + 1) * n / count));
+    }
+    return shares;
+  }
+
   /** Stops attaching; attaches under way finish. */
   void stop() {
+    stopped = true;
     pool.shutdownNow();
     gdbs.close();
   }
 
-  private void attach(Target t, SpoolAttacher.Listener listener) {
+  /** Attaches a gdb of their own to a share of the targets, one after the other. */
+  private void attach(List<Target> share, SpoolAttacher.Listener listener) {
+    List<Target> ranked = share.stream().filter(t -> hasItsRank(t, listener)).toList();
+    if (ranked.isEmpty()) {
+      return;
+    }
+    List<GdbDebugger> debuggers;
     try {
-      int rank = RankEnvironment.ofProcess(t.pid()).rank();
-      if (rank != t.rank()) {
-        listener.failed(
-            t.rank(),
-            "process " + t.pid() + " has rank " + rank + " in its environment, not " + t.rank());
+      debuggers = gdbs.gdbFor(ranked.size());
+    } catch (IOException e) {
+      ranked.forEach(t -> listener.failed(t.rank(), e.getMessage()));
+      return;
+    }
+    for (int i = 0; i < ranked.size(); i++) {
+      if (stopped) {
+        debuggers.subList(i, debuggers.size()).forEach(GdbDebugger::close);
         return;
       }
-    } catch (IOException e) {
-      listener.failed(t.rank(), e.getMessage());
-      return;
+      attach(ranked.get(i), debuggers.get(i), listener);
     }
-    GdbDebugger gdb;
+  }
+
+  private static boolean hasItsRank(Target t, SpoolAttacher.Listener listener) {
     try {
-      gdb = gdbs.next();
+      int rank = RankEnvironment.ofProcess(t.pid()).rank();
+      if (rank == t.rank()) {
+        return true;
+      }
+      listener.failed(
+          t.rank(),
+          "process " + t.pid() + " has rank " + rank + " in its environment, not " + t.rank());
     } catch (IOException e) {
       listener.failed(t.rank(), e.getMessage());
-      return;
     }
+    return false;
+  }
+
+  private static void attach(Target t, GdbDebugger gdb, SpoolAttacher.Listener listener) {
     try {
       gdb.attach(t.pid()).get(60, TimeUnit.SECONDS);
       listener.attached(t.rank(), gdb);
