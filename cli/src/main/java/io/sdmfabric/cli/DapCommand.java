@@ -71,6 +71,7 @@ final class DapCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     // Standard output carries the protocol alone: anything else printed goes to standard error.
     System.setOut(System.err);
+    DapProtocolLog.install(System.err);
     if (port == null) {
       SdmDebugAdapter.serve(in, out, new Opener());
       return 0;
