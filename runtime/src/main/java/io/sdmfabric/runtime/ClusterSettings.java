@@ -184,6 +184,14 @@ public final class ClusterSettings {
                 // actor system's shutdown waits for it: Pekko's 60 s held the master's shutdown
                 // past a minute once a peer had left. The cluster declares a peer lost sooner.
                 "pekko.remote.artery.advanced.aeron.give-up-message-after = 10 s",
+                // The same for the control stream, whose Aeron sink waits as long as system
+                // messages are redelivered (Pekko's 6 hours) when one is not taken at shutdown:
+                // a master whose outsider or agent had gone then never stopped (the actor
+                // system's terminate phase timed out, its stream to the peer still open). A
+                // peer unreachable for seconds is downed long before 20 s.
+                transport == Transport.AERON_UDP
+                    ? "pekko.remote.artery.advanced.give-up-system-message-after = 20 s"
+                    : "",
                 "pekko.remote.artery.advanced.aeron.aeron-dir = \""
                     + aeronDirectory(ProcessHandle.current().pid())
                     + "\"",

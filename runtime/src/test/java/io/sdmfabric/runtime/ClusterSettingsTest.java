@@ -29,11 +29,22 @@ class ClusterSettingsTest {
     Config aeron = ClusterSettings.at("127.0.0.1", 0, ClusterSettings.Transport.AERON_UDP, secret);
     assertEquals("aeron-udp", aeron.getString("pekko.remote.artery.transport"));
     assertEquals(MessageSeal.sessionKey(secret), aeron.getString(SealingSerializer.KEY_SETTING));
+    // Aeron's sinks give up on a message to a peer that is gone within seconds, system messages
+    // too, or a shutdown waits for them.
+    assertEquals(
+        java.time.Duration.ofSeconds(10),
+        aeron.getDuration("pekko.remote.artery.advanced.aeron.give-up-message-after"));
+    assertEquals(
+        java.time.Duration.ofSeconds(20),
+        aeron.getDuration("pekko.remote.artery.advanced.give-up-system-message-after"));
 
     Config plain =
         ClusterSettings.at("127.0.0.1", 0, ClusterSettings.Transport.INSECURE_TCP, secret);
     assertEquals("tcp", plain.getString("pekko.remote.artery.transport"));
     assertEquals("", plain.getString(SealingSerializer.KEY_SETTING));
+    assertEquals(
+        java.time.Duration.ofHours(6),
+        plain.getDuration("pekko.remote.artery.advanced.give-up-system-message-after"));
   }
 
   @Test
