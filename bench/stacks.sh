@@ -64,7 +64,8 @@ for launcher in ${launchers//,/ }; do
             archive="$work/$(basename "$jar").jsa"
             if [ ! -f "$archive" ]; then
               # shellcheck disable=SC2086
-              java -XX:ArchiveClassesAtExit="$archive" -jar "$jar" stacks $target >/dev/null 2>&1
+              java -XX:ArchiveClassesAtExit="$archive" -jar "$jar" stacks $target >/dev/null \
+                2>"$work/sdm.err" || { echo "the run that records $archive failed:" >&2; cat "$work/sdm.err" >&2; exit 1; }
             fi
             java=(java -XX:SharedArchiveFile="$archive")
           fi
