@@ -47,7 +47,7 @@ final class DapProtocolLog {
     Throwable t = r.getThrown();
     String text = r.getMessage();
     if (t != null) {
-      while (t.getCause() != null && t.getCause() != t) {
+      while (t.getCause() != null) {
         t = t.getCause();
       }
       text = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();

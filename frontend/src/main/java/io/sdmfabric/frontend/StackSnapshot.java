@@ -13,6 +13,8 @@ import io.sdmfabric.wire.proto.CommandBody;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -138,14 +140,14 @@ public record StackSnapshot(
    * reported: an interrupt can land in any thread, one of the MPI library's among them.
    */
   static List<ProcessTable.Row> mainThreadPlaces(StackTree tree, List<ProcessTable.Row> rows) {
-    Map<String, RankSet> places = new java.util.LinkedHashMap<>();
+    Map<String, RankSet> places = new LinkedHashMap<>();
     for (StackTree.Node root : tree.roots()) {
       if (root.frame().function().equals("main")) {
         place(root, root.ranks(), places);
       }
     }
     RankSet placed = RankSet.empty();
-    List<ProcessTable.Row> out = new java.util.ArrayList<>();
+    List<ProcessTable.Row> out = new ArrayList<>();
     for (Map.Entry<String, RankSet> p : places.entrySet()) {
       out.add(new ProcessTable.Row(ProcessTable.State.STOPPED, p.getKey(), p.getValue()));
       placed = placed.union(p.getValue());
