@@ -37,6 +37,7 @@ final class AttachSpecs {
         distributed.address,
         distributed.wireUp(),
         config,
-        gdbs.ranksPerGdb());
+        gdbs.ranksPerGdb(),
+        distributed.keys(err));
   }
 }

@@ -68,6 +68,7 @@ final class ConnectCommand implements Callable<Integer> {
               line,
               line.job(
                   distributed.transport(err),
+                  distributed.keys(err),
                   distributed.address,
                   distributed.wireUp(),
                   FabricConfig.defaults()),

@@ -1,6 +1,7 @@
 package io.sdmfabric.cli;
 
 import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.DistributedMaster;
 import java.io.PrintStream;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -20,6 +21,16 @@ final class DistributedOptions {
               + " trusted test network only: anyone who reaches it runs commands as you)"
               + " (default: ${DEFAULT-VALUE})")
   String transport = "tls-tcp";
+
+  @Option(
+      names = "--secrets-in-clear",
+      description =
+          "send the session's secret and keystore to the agents in the launcher's environment"
+              + " (mpirun and srun pass it to other nodes in clear: anyone on the network can then"
+              + " take over the session), for nodes that do not share your sdm home; by default"
+              + " the agents read them from a private directory of your sdm home, which every node"
+              + " must share")
+  boolean secretsInClear;
 
   @Option(
       names = "--address",
@@ -56,6 +67,18 @@ final class DistributedOptions {
               + " or run commands");
     }
     return t;
+  }
+
+  /** How the agents get the session's secrets; sending them in clear is said on {@code err}. */
+  DistributedMaster.KeyPassing keys(PrintStream err) {
+    if (!secretsInClear) {
+      return DistributedMaster.KeyPassing.SHARED_HOME;
+    }
+    err.println(
+        "sdm: WARNING: --secrets-in-clear: the session's secret and keystore travel to the agents"
+            + " in the launcher's environment, which it sends to other nodes in clear; anyone who"
+            + " reads the network can then run commands as you on every rank");
+    return DistributedMaster.KeyPassing.ENVIRONMENT_IN_CLEAR;
   }
 
   /**

@@ -63,7 +63,8 @@ final class LaunchOptions {
             distributed.address,
             wireUp,
             ranksPerGdb,
-            config),
+            config,
+            distributed.keys(err)),
         err);
   }
 }

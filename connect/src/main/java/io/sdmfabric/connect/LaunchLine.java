@@ -1,6 +1,7 @@
 package io.sdmfabric.connect;
 
 import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.DistributedMaster;
 import io.sdmfabric.runtime.GdbFleet;
 import io.sdmfabric.runtime.LaunchedSession;
 import io.sdmfabric.runtime.Programs;
@@ -42,7 +43,11 @@ public record LaunchLine(
 
   /** How to start this job with the rank shim, an agent per node and the master here. */
   public LaunchedSession.Spec job(
-      ClusterSettings.Transport transport, String address, Duration wireUp, FabricConfig config) {
+      ClusterSettings.Transport transport,
+      DistributedMaster.KeyPassing keys,
+      String address,
+      Duration wireUp,
+      FabricConfig config) {
     return new LaunchedSession.Spec(
         launcher,
         options,
@@ -53,7 +58,8 @@ public record LaunchLine(
         address,
         wireUp,
         GdbFleet.DEFAULT_RANKS_PER_GDB,
-        config);
+        config,
+        keys);
   }
 
   /**

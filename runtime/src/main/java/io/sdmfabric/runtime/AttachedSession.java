@@ -34,9 +34,10 @@ import java.util.function.Consumer;
  * read before anything starts ({@link ProcessProbe}), or from Slurm for a job step.
  *
  * <p>Agents for processes of this host run as plain subprocesses; for other hosts through the
- * remote shell ({@code ssh} by default), with the session's secrets on their standard input (ssh
- * passes no environment on); for a Slurm job step as an overlapping step of its job on its nodes,
- * each finding its node's processes of the step with {@code scontrol listpids}.
+ * remote shell ({@code ssh} by default), each reading the session's secrets from the shared sdm
+ * home ({@link SessionKeys}; in clear on their standard input only with {@code
+ * --secrets-in-clear}); for a Slurm job step as an overlapping step of its job on its nodes, each
+ * finding its node's processes of the step with {@code scontrol listpids}.
  *
  * <p>Closing it detaches every rank (so do the agents' gdbs when they end, whatever ends them),
  * then ends the master and the agents: the programs run on. Only {@code kill} ends them.
@@ -54,6 +55,7 @@ public final class AttachedSession extends DistributedSession {
    * @param address the master's address, which every node must reach; null: the address this host
    *     reaches the job's hosts from ({@link LocalAddress})
    * @param ranksPerGdb how many ranks one gdb of an agent debugs (1: a gdb per rank)
+   * @param keys how the agents get the session's secrets
    */
   public record Spec(
       Optional<AttachTargets> targets,
@@ -63,8 +65,32 @@ public final class AttachedSession extends DistributedSession {
       String address,
       Duration wireUp,
       FabricConfig config,
-      int ranksPerGdb) {
+      int ranksPerGdb,
+      DistributedMaster.KeyPassing keys) {
+    /** Agents that read the secrets from the shared sdm home. */
+    public Spec(
+        Optional<AttachTargets> targets,
+        Optional<SlurmStep> slurm,
+        List<String> rsh,
+        ClusterSettings.Transport transport,
+        String address,
+        Duration wireUp,
+        FabricConfig config,
+        int ranksPerGdb) {
+      this(
+          targets,
+          slurm,
+          rsh,
+          transport,
+          address,
+          wireUp,
+          config,
+          ranksPerGdb,
+          DistributedMaster.KeyPassing.SHARED_HOME);
+    }
+
     public Spec {
+      Objects.requireNonNull(keys, "keys");
       Objects.requireNonNull(targets, "targets");
       if (ranksPerGdb < 1) {
         throw new IllegalArgumentException("a gdb debugs at least one rank: " + ranksPerGdb);
@@ -181,7 +207,8 @@ public final class AttachedSession extends DistributedSession {
                 masterAddress(),
                 spec.wireUp(),
                 spec.config(),
-                true));
+                true,
+                spec.keys()));
     Map<String, String> secrets = master.agentSecrets();
     if (plan.isPresent()) {
       for (Map.Entry<String, List<AttachPlan.Rank>> host : plan.get().hosts().entrySet()) {
@@ -222,20 +249,19 @@ public final class AttachedSession extends DistributedSession {
           "agent");
       return;
     }
+    List<String> mode =
+        new ArrayList<>(List.of("--attach", list.toString(), "--ranks-per-gdb", perGdb()));
+    if (!secrets.isEmpty()) {
+      mode.add("--secrets-stdin"); // sent in clear: a remote shell passes no environment on
+    }
     List<String> command = new ArrayList<>(spec.rsh());
     command.add(host);
-    command.add(
-        Shell.join(
-            distributedMaster()
-                .agentCommand(
-                    List.of(
-                        "--attach",
-                        list.toString(),
-                        "--ranks-per-gdb",
-                        perGdb(),
-                        "--secrets-stdin"))));
+    command.add(Shell.join(distributedMaster().agentCommand(mode)));
     Process p = startAgent(command, Map.of(), true, "agent " + host);
     try (OutputStream in = p.getOutputStream()) {
+      if (secrets.isEmpty()) {
+        return; // it reads them from the shared home
+      }
       StringBuilder lines = new StringBuilder();
       secrets.forEach((name, value) -> lines.append(name).append('=').append(value).append('\n'));
       in.write(lines.append('\n').toString().getBytes(StandardCharsets.UTF_8));

@@ -23,9 +23,10 @@ import org.apache.pekko.cluster.typed.Join;
 
 /**
  * The master of a distributed session, in this JVM, and what its agents need to join it: the
- * session's secret (and, over tls-tcp, its keystore), an agent's java command line, and the
- * environment that carries the secrets to it (never the command line). Launched sessions ({@link
- * LaunchedSession}) and attached ones ({@link AttachedSession}) both start theirs this way.
+ * session's secret (and, over tls-tcp, its keystore) in a private directory of the user's shared
+ * sdm home ({@link SessionKeys}), and an agent's java command line, which names that directory and
+ * holds no secret. Launched sessions ({@link LaunchedSession}) and attached ones ({@link
+ * AttachedSession}) both start theirs this way.
  */
 public final class DistributedMaster {
 
@@ -38,6 +39,7 @@ public final class DistributedMaster {
    * @param wireUp how long to wait for every expected rank
    * @param ownShutdown whether the session ends the master itself when the JVM exits (it then has
    *     to do something first, such as detach), rather than Pekko's own shutdown hook
+   * @param keys how the agents get the session's secrets
    */
   public record Spec(
       int size,
@@ -46,26 +48,58 @@ public final class DistributedMaster {
       String address,
       Duration wireUp,
       FabricConfig config,
-      boolean ownShutdown) {
+      boolean ownShutdown,
+      KeyPassing keys) {
     public Spec {
       Objects.requireNonNull(expected, "expected");
       Objects.requireNonNull(transport, "transport");
       Objects.requireNonNull(address, "address");
       Objects.requireNonNull(wireUp, "wireUp");
       Objects.requireNonNull(config, "config");
+      Objects.requireNonNull(keys, "keys");
+    }
+
+    /** A master whose agents read the secrets from the shared sdm home. */
+    public Spec(
+        int size,
+        RankSet expected,
+        ClusterSettings.Transport transport,
+        String address,
+        Duration wireUp,
+        FabricConfig config,
+        boolean ownShutdown) {
+      this(size, expected, transport, address, wireUp, config, ownShutdown, KeyPassing.SHARED_HOME);
     }
   }
 
+  /** How the agents get the session's secret and keystore. */
+  public enum KeyPassing {
+    /**
+     * They read them from the session's {@link SessionKeys} in the user's sdm home, which every
+     * node must share; only the directory's path is on their command line. The default.
+     */
+    SHARED_HOME,
+    /**
+     * In their environment ({@code SDM_SECRET}, {@code SDM_KEYSTORE}), which the launchers send to
+     * other nodes in clear; on standard input through a remote shell. Only when the user asks
+     * ({@code --secrets-in-clear}).
+     */
+    ENVIRONMENT_IN_CLEAR
+  }
+
   private final Spec spec;
-  private final SessionSecret secret = SessionSecret.random();
+  private final SessionSecret secret;
+  private final SessionKeys keys;
   private final SessionKeystore keystore;
   private final MasterClient client;
 
-  private DistributedMaster(Spec spec) throws IOException {
+  private DistributedMaster(Spec spec, SessionSecret secret, SessionKeys keys) throws IOException {
     this.spec = spec;
+    this.secret = secret;
+    this.keys = keys;
     Config settings;
     if (spec.transport() == ClusterSettings.Transport.TLS_TCP) {
-      keystore = SessionKeystore.generate(secret);
+      keystore = SessionKeystore.generate(secret, keys);
       settings = ClusterSettings.at(spec.address(), 0, keystore);
     } else {
       keystore = null;
@@ -92,7 +126,14 @@ public final class DistributedMaster {
 
   /** Starts the master, a cluster of one until the agents join. */
   public static DistributedMaster start(Spec spec) throws IOException {
-    return new DistributedMaster(spec);
+    SessionSecret secret = SessionSecret.random();
+    SessionKeys keys = SessionKeys.create(secret);
+    try {
+      return new DistributedMaster(spec, secret, keys);
+    } catch (IOException | RuntimeException e) {
+      keys.close();
+      throw e;
+    }
   }
 
   /** The front-end's hold on the master. */
@@ -107,8 +148,9 @@ public final class DistributedMaster {
 
   /**
    * An agent's java command line: the JVM options, this JVM's class path, and {@code sdm agent}
-   * with the master's address, the job's size, the transport and the wire-up time, then {@code
-   * mode} (what the agent serves: {@code --spool DIR}, {@code --attach PIDS} ...). No secret.
+   * with the master's address, the job's size, the transport, the wire-up time and, unless the
+   * secrets go in clear, the directory of the session's keys, then {@code mode} (what the agent
+   * serves: {@code --spool DIR}, {@code --attach PIDS} ...). No secret.
    */
   public List<String> agentCommand(List<String> mode) {
     List<String> c = new ArrayList<>();
@@ -144,17 +186,24 @@ public final class DistributedMaster {
             spec.transport().option(),
             "--wire-up",
             Long.toString(spec.wireUp().toSeconds())));
+    if (spec.keys() == KeyPassing.SHARED_HOME) {
+      c.addAll(List.of("--keys", keys.directory().toString()));
+    }
     c.addAll(mode);
     return c;
   }
 
   /**
-   * The environment variables that carry the session's secrets to an agent: {@code SDM_SECRET}, and
-   * {@code SDM_KEYSTORE} over tls-tcp. An agent reached through a remote shell, which passes no
-   * environment on, gets the same as {@code NAME=VALUE} lines on its standard input.
+   * The environment variables that carry the session's secrets to an agent with {@link
+   * KeyPassing#ENVIRONMENT_IN_CLEAR}: {@code SDM_SECRET}, and {@code SDM_KEYSTORE} over tls-tcp. An
+   * agent reached through a remote shell, which passes no environment on, gets the same as {@code
+   * NAME=VALUE} lines on its standard input. None by default: the agents read the shared home.
    */
   public Map<String, String> agentSecrets() throws IOException {
     Map<String, String> env = new LinkedHashMap<>();
+    if (spec.keys() == KeyPassing.SHARED_HOME) {
+      return env;
+    }
     env.put(SessionSecret.ENV, secret.hex());
     if (keystore != null) {
       env.put(SessionKeystore.ENV, keystore.base64());
@@ -162,11 +211,12 @@ public final class DistributedMaster {
     return env;
   }
 
-  /** Ends the master, waiting a while for it, and deletes the keystore. */
+  /** Ends the master, waiting a while for it, and deletes the session's keys. */
   public void close() {
     client.terminate();
     if (keystore != null) {
       keystore.close();
     }
+    keys.close();
   }
 }

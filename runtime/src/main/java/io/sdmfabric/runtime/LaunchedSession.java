@@ -50,6 +50,7 @@ public final class LaunchedSession extends DistributedSession {
    *     reaches the job's hosts from ({@link LocalAddress}), as far as they are known before it
    *     starts (the launcher's options and the batch allocation; srun's nodes, once Slurm chose)
    * @param wireUp how long to wait for every rank to be attached and registered
+   * @param keys how the agents get the session's secrets
    */
   public record Spec(
       JobLauncher launcher,
@@ -61,8 +62,36 @@ public final class LaunchedSession extends DistributedSession {
       String address,
       Duration wireUp,
       int ranksPerGdb,
-      FabricConfig config) {
+      FabricConfig config,
+      DistributedMaster.KeyPassing keys) {
+    /** Agents that read the secrets from the shared sdm home. */
+    public Spec(
+        JobLauncher launcher,
+        List<String> launcherOptions,
+        int size,
+        String program,
+        List<String> args,
+        ClusterSettings.Transport transport,
+        String address,
+        Duration wireUp,
+        int ranksPerGdb,
+        FabricConfig config) {
+      this(
+          launcher,
+          launcherOptions,
+          size,
+          program,
+          args,
+          transport,
+          address,
+          wireUp,
+          ranksPerGdb,
+          config,
+          DistributedMaster.KeyPassing.SHARED_HOME);
+    }
+
     public Spec {
+      java.util.Objects.requireNonNull(keys, "keys");
       if (ranksPerGdb < 1) {
         throw new IllegalArgumentException("a gdb debugs at least one rank: " + ranksPerGdb);
       }
@@ -77,6 +106,10 @@ public final class LaunchedSession extends DistributedSession {
   private final OutputMerger output;
   private final ArrayDeque<String> launcherLines = new ArrayDeque<>();
   private final ArrayDeque<String> shimLines = new ArrayDeque<>();
+
+  /** What agents said of themselves ("sdm agent on node3: ..."): why they could not start. */
+  private final ArrayDeque<String> agentLines = new ArrayDeque<>();
+
   private final CompletableFuture<JobLauncher.SlurmJob> slurmJob = new CompletableFuture<>();
   private Process ranks;
   private volatile boolean ending;
@@ -159,7 +192,8 @@ public final class LaunchedSession extends DistributedSession {
                 address,
                 spec.wireUp(),
                 spec.config(),
-                false));
+                false,
+                spec.keys()));
 
     checkAlive(); // ranks that could not start (their shim says why): no agents for them
     if (launcher == JobLauncher.SRUN && job.isEmpty()) {
@@ -203,8 +237,10 @@ public final class LaunchedSession extends DistributedSession {
       drainIfEnded(p, DRAIN_LIMIT);
       String quoted;
       synchronized (launcherLines) {
-        List<String> lines = new ArrayList<>(shimLines);
-        lines.addAll(launcherLines);
+        List<String> lines = new ArrayList<>(p == agents ? agentLines : shimLines);
+        if (p != agents) {
+          lines.addAll(launcherLines);
+        }
         quoted = lines.isEmpty() ? "" : ":\n  " + String.join("\n  ", lines);
       }
       throw new IOException(
@@ -258,6 +294,14 @@ public final class LaunchedSession extends DistributedSession {
   }
 
   private void onAgentLine(String line) {
+    if (line.startsWith("sdm agent")) {
+      synchronized (launcherLines) {
+        agentLines.addLast(line);
+        if (agentLines.size() > QUOTED_LINES) {
+          agentLines.removeFirst();
+        }
+      }
+    }
     if (!closing()) {
       err.println("[agent] " + line);
     }

@@ -21,12 +21,13 @@ import java.util.HexFormat;
  * trust store (Artery's {@code tls-tcp}, see {@link ClusterSettings#at(String, int,
  * SessionKeystore)}). So the session's JVMs, and only they, accept each other's connections.
  *
- * <p>The master makes it ({@link TlsIdentity}); agents, which may run on nodes without a shared
- * file system, get its bytes in base64 in {@value #ENV} and write their own copy. Either way the
- * file lives in a new directory of mode 0700 under {@code java.io.tmpdir}, has mode 0600, and is
- * deleted by {@link #close} or when the JVM ends normally (a JVM killed by SIGKILL leaves it
- * behind, readable by its owner only). Its password is {@link SessionSecret#keystorePassword}: it
- * never appears on a command line.
+ * <p>The master makes it ({@link TlsIdentity}) in the session's {@link SessionKeys}, a private
+ * directory of the user's shared sdm home, where the agents use it in place ({@link #open}). Only
+ * with {@code --secrets-in-clear} do agents get its bytes in base64 in {@value #ENV} and write
+ * their own copy, in a new directory of mode 0700 under {@code java.io.tmpdir}. Either way the file
+ * has mode 0600 and its maker deletes it at {@link #close} or when the JVM ends normally (a JVM
+ * killed by SIGKILL leaves it behind, readable by its owner only). Its password is {@link
+ * SessionSecret#keystorePassword}: it never appears on a command line.
  */
 public final class SessionKeystore implements AutoCloseable {
   /** The environment variable that carries the keystore, in base64, to agents. */
@@ -35,17 +36,19 @@ public final class SessionKeystore implements AutoCloseable {
   /** The alias of the session's key pair. */
   static final String ALIAS = TlsIdentity.ALIAS;
 
-  private static final String FILE = "session.p12";
+  private static final String FILE = SessionKeys.KEYSTORE;
 
-  private final Path directory;
+  private static final String TEMPORARY_PREFIX = "sdm-session-";
+
   private final Path file;
   private final String password;
   private final String name;
+  private final boolean owned;
 
-  private SessionKeystore(Path directory, String password) {
-    this.directory = directory;
-    this.file = directory.resolve(FILE);
+  private SessionKeystore(Path file, String password, boolean owned) {
+    this.file = file;
     this.password = password;
+    this.owned = owned;
     byte[] id = new byte[8];
     new SecureRandom().nextBytes(id);
     this.name = HexFormat.of().formatHex(id);
@@ -58,7 +61,22 @@ public final class SessionKeystore implements AutoCloseable {
    * @throws IOException when the file cannot be written
    */
   public static SessionKeystore generate(SessionSecret secret) throws IOException {
-    SessionKeystore keystore = new SessionKeystore(privateDirectory(), secret.keystorePassword());
+    return generate(privateDirectory().resolve(FILE), secret);
+  }
+
+  /**
+   * Makes the keystore of a new session in the directory of its {@link SessionKeys}, where the
+   * agents read it; closing the keystore deletes the file.
+   *
+   * @throws IOException when the file cannot be written
+   */
+  public static SessionKeystore generate(SessionSecret secret, SessionKeys keys)
+      throws IOException {
+    return generate(keys.keystore(), secret);
+  }
+
+  private static SessionKeystore generate(Path file, SessionSecret secret) throws IOException {
+    SessionKeystore keystore = new SessionKeystore(file, secret.keystorePassword(), true);
     try {
       KeyStore store =
           TlsIdentity.generate("sdm session " + keystore.name)
@@ -90,7 +108,8 @@ public final class SessionKeystore implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("$" + ENV + " is not base64: " + e.getMessage(), e);
     }
-    SessionKeystore keystore = new SessionKeystore(privateDirectory(), secret.keystorePassword());
+    SessionKeystore keystore =
+        new SessionKeystore(privateDirectory().resolve(FILE), secret.keystorePassword(), true);
     try {
       Files.write(keystore.createPrivateFile(), bytes);
       keystore.check();
@@ -99,6 +118,18 @@ public final class SessionKeystore implements AutoCloseable {
       keystore.close();
       throw e;
     }
+  }
+
+  /**
+   * The keystore the master wrote to its {@link SessionKeys}, as an agent uses it: in place, never
+   * deleted by this JVM.
+   *
+   * @throws IllegalArgumentException when it does not open with {@code secret}'s password
+   */
+  public static SessionKeystore open(Path file, SessionSecret secret) throws IOException {
+    SessionKeystore keystore = new SessionKeystore(file, secret.keystorePassword(), false);
+    keystore.check();
+    return keystore;
   }
 
   /** The keystore file. */
@@ -116,12 +147,20 @@ public final class SessionKeystore implements AutoCloseable {
     return password;
   }
 
-  /** Deletes the keystore and its directory. */
+  /**
+   * Deletes the keystore this JVM made, and its directory when it made that too ({@link
+   * #generate(SessionSecret)}, {@link #fromBase64}); one it {@link #open}ed is left to its master.
+   */
   @Override
   public void close() {
+    if (!owned) {
+      return;
+    }
     try {
       Files.deleteIfExists(file);
-      Files.deleteIfExists(directory);
+      if (file.getParent().getFileName().toString().startsWith(TEMPORARY_PREFIX)) {
+        Files.deleteIfExists(file.getParent());
+      }
     } catch (IOException e) {
       // The JVM's exit deletes them (deleteOnExit below); nothing else can be done here.
     }
@@ -139,7 +178,7 @@ public final class SessionKeystore implements AutoCloseable {
   private static Path privateDirectory() throws IOException {
     Path dir =
         Files.createTempDirectory(
-            "sdm-session-",
+            TEMPORARY_PREFIX,
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     dir.toFile().deleteOnExit();
     dir.resolve(FILE).toFile().deleteOnExit();

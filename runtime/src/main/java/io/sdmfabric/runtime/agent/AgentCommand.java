@@ -46,9 +46,11 @@ import picocli.CommandLine.Option;
  * fabric. It runs until the master goes away or it is told to end; the gdbs end with it, and the
  * programs too, except those it attached to running, which it leaves running.
  *
- * <p>The session's secret (and keystore) come in the environment, or, with {@code --secrets-stdin},
- * as {@code NAME=VALUE} lines on standard input up to an empty line: a remote shell such as ssh
- * passes no environment on, and a command line is visible to every user in {@code ps}.
+ * <p>The session's secret (and keystore) are read from the session's key directory ({@code --keys},
+ * in the user's shared sdm home). Only when the user chose to send them in clear do they come in
+ * the environment, or, with {@code --secrets-stdin}, as {@code NAME=VALUE} lines on standard input
+ * up to an empty line: a remote shell such as ssh passes no environment on, and a command line is
+ * visible to every user in {@code ps}.
  */
 @Command(
     name = "agent",
@@ -95,6 +97,14 @@ public final class AgentCommand implements Callable<Integer> {
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   Mode mode;
+
+  @Option(
+      names = "--keys",
+      paramLabel = "DIR",
+      description =
+          "read the session's secret and keystore from DIR, the session's private directory in"
+              + " sdm's home, which this node must share with the master's")
+  Path keys;
 
   @Option(
       names = "--secrets-stdin",
@@ -168,11 +178,14 @@ public final class AgentCommand implements Callable<Integer> {
     RankSource ranks;
     try {
       secrets =
-          AgentSecrets.from(secretsOnStdin ? AgentSecrets.readSecrets(System.in) : System.getenv());
+          keys != null
+              ? AgentSecrets.in(keys)
+              : AgentSecrets.from(
+                  secretsOnStdin ? AgentSecrets.readSecrets(System.in) : System.getenv());
       settings = clusterSettings(ClusterSettings.Transport.named(transport), secrets);
       ranks = rankSource();
     } catch (IllegalArgumentException | IOException e) {
-      err.println("sdm agent: " + e.getMessage());
+      err.println("sdm agent on " + nodeName() + ": " + e.getMessage());
       return 2;
     }
     Address masterAddress =
@@ -208,6 +221,15 @@ public final class AgentCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** This node's name, for what the agent says: the user reads which node could not start. */
+  private static String nodeName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      return "this node";
+    }
+  }
+
   /** Whether {@code system} ended because this member was downed ({@code SessionDowning}). */
   private static boolean downed(ActorSystem<?> system) {
     return CoordinatedShutdown.get(system)
@@ -238,9 +260,9 @@ public final class AgentCommand implements Callable<Integer> {
   }
 
   /**
-   * This agent's Artery settings. Over tls-tcp it needs the session's keystore, which the master
-   * passes in {@code $SDM_KEYSTORE}; the agent writes it to a file of its own (mode 0600, deleted
-   * when the JVM ends), since it may run on a node that shares no file system with the master.
+   * This agent's Artery settings. Over tls-tcp it needs the session's keystore: the one in the
+   * session's key directory, used in place, or, sent in clear in {@code $SDM_KEYSTORE}, written to
+   * a file of its own (mode 0600, deleted when the JVM ends).
    *
    * @throws IllegalArgumentException when the keystore is missing or not the session's
    */
@@ -248,6 +270,10 @@ public final class AgentCommand implements Callable<Integer> {
       throws IOException {
     if (artery != ClusterSettings.Transport.TLS_TCP) {
       return ClusterSettings.at(ownAddress(), 0, artery, secrets.secret());
+    }
+    if (secrets.keystoreFile().isPresent()) {
+      return ClusterSettings.at(
+          ownAddress(), 0, SessionKeystore.open(secrets.keystoreFile().get(), secrets.secret()));
     }
     if (secrets.keystoreBase64().isEmpty()) {
       throw new IllegalArgumentException(

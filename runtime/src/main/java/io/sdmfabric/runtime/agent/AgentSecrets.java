@@ -1,22 +1,37 @@
 package io.sdmfabric.runtime.agent;
 
+import io.sdmfabric.runtime.SessionKeys;
 import io.sdmfabric.runtime.SessionKeystore;
 import io.sdmfabric.wire.SessionSecret;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The session's secrets as an agent gets them: {@code SDM_SECRET}, and {@code SDM_KEYSTORE} over
- * tls-tcp, from its environment, or as {@code NAME=VALUE} lines on standard input where a remote
- * shell (ssh) passes no environment on. Never on a command line, which {@code ps} shows to every
- * user.
+ * The session's secrets as an agent gets them. By default from the session's {@link SessionKeys}, a
+ * private directory of the user's shared sdm home whose path alone is on the agent's command line.
+ * With {@code --secrets-in-clear}, {@code SDM_SECRET}, and {@code SDM_KEYSTORE} over tls-tcp, from
+ * its environment, or as {@code NAME=VALUE} lines on standard input where a remote shell (ssh)
+ * passes no environment on. Never on a command line, which {@code ps} shows to every user.
  *
  * @param secret the session secret
  * @param keystoreBase64 the session's keystore, base64, if the master sent one
+ * @param keystoreFile the session's keystore in its key directory, if it has one there
  */
-record AgentSecrets(SessionSecret secret, Optional<String> keystoreBase64) {
+record AgentSecrets(
+    SessionSecret secret, Optional<String> keystoreBase64, Optional<Path> keystoreFile) {
+
+  /**
+   * Reads them from the session's key directory {@code dir}.
+   *
+   * @throws IOException when it is not there on this node, or not the user's alone
+   */
+  static AgentSecrets in(Path dir) throws IOException {
+    return new AgentSecrets(
+        SessionKeys.secretIn(dir), Optional.empty(), SessionKeys.keystoreIn(dir));
+  }
 
   /**
    * Reads them from {@code vars} (the environment, or what {@link #readSecrets} read).
@@ -32,7 +47,8 @@ record AgentSecrets(SessionSecret secret, Optional<String> keystoreBase64) {
     String keystore = vars.get(SessionKeystore.ENV);
     return new AgentSecrets(
         SessionSecret.fromHex(hex),
-        keystore == null || keystore.isBlank() ? Optional.empty() : Optional.of(keystore));
+        keystore == null || keystore.isBlank() ? Optional.empty() : Optional.of(keystore),
+        Optional.empty());
   }
 
   /**
