@@ -1,10 +1,13 @@
 // sdm dap driven by a real DAP client, @vscode/debugadapter-testsupport's DebugClient, as VS Code
 // would drive it: the adapter is `./sdm dap` of this checkout, its sessions run real gdb.
-// Run by `npm test` here (dev/test runs it); needs gdb, gcc and a built cli/target/sdm.jar.
+// Run by `npm test` here (dev/test runs it); needs gdb, gcc and a built cli/target/sdm.jar, and
+// Debian's chromium (or $SDM_CHROMIUM) for the web page test, which is skipped without it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
@@ -409,24 +412,52 @@ function tracer(pid) {
   return readFileSync(`/proc/${pid}/status`, 'utf8').match(/^TracerPid:\s*(\d+)/m)[1];
 }
 
-test('--port serves this user\'s clients on loopback, and refuses another user\'s', async (t) => {
+/**
+ * `sdm dap --port 0`, ended with the test: its port, the file that holds the port's token (as it
+ * names it on standard error), and what it has said so far.
+ */
+async function portAdapter(t) {
   const server = spawn(join(top, 'sdm'), ['dap', '--port', '0'], { cwd: top, stdio: ['ignore', 'ignore', 'pipe'] });
-  let dc;
+  const adapter = { said: '', port: 0, tokenFile: null, ends: [] };
   t.after(async () => {
-    await dc?.stop(); // before the server goes: the client's disconnect needs its answer
+    for (const end of adapter.ends) await end(); // the clients first: a disconnect needs its answer
     server.kill('SIGTERM');
   });
-  let said = '';
-  server.stderr.on('data', (d) => (said += d));
-  let port;
-  for (let i = 0; i < 600 && !port; i++) {
+  server.stderr.on('data', (d) => (adapter.said += d));
+  for (let i = 0; i < 600 && !adapter.port; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    port = Number(said.match(/listening on 127\.0\.0\.1:(\d+)/)?.[1]);
+    const m = adapter.said.match(/listening on 127\.0\.0\.1:(\d+)(?:; .* the token in (\S+))?\n/);
+    adapter.port = Number(m?.[1]);
+    adapter.tokenFile = m?.[2] ?? null;
   }
-  assert.ok(port, `no port said: ${said}`);
-  dc = new DebugClient(join(top, 'sdm'), 'dap', 'sdm', { cwd: top }, true);
+  assert.ok(adapter.port, `no port said: ${adapter.said}`);
+  return adapter;
+}
+
+/**
+ * A DAP client of a `sdm dap --port` adapter, as every client of the port connects: it reads the
+ * token from the file the adapter named (mode 0600 in ~/.sdm/dap), sends `SDM-DAP-TOKEN <token>`
+ * as the connection's first line, and then speaks DAP on the socket.
+ */
+async function portClient(adapter) {
+  const token = readFileSync(adapter.tokenFile, 'utf8').trim();
+  const socket = createConnection(adapter.port, '127.0.0.1');
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  socket.write(`SDM-DAP-TOKEN ${token}\r\n`);
+  const dc = new DebugClient(join(top, 'sdm'), 'dap', 'sdm', { cwd: top }, true);
   dc.defaultTimeout = 60_000;
-  await dc.start(port);
+  dc.connect(socket, socket);
+  adapter.ends.push(async () => {
+    await dc.disconnectRequest().catch(() => {});
+    socket.end();
+  });
+  return dc;
+}
+
+test('--port serves this user\'s clients on loopback, and refuses another user\'s', async (t) => {
+  const adapter = await portAdapter(t);
+  const { port } = adapter;
+  const dc = await portClient(adapter);
   await dc.hitBreakpoint(
     { program: program('ranks'), ranks: 4, cwd: top },
     { path: join(examples, 'ranks.c'), line: 7 },
@@ -444,10 +475,58 @@ test('--port serves this user\'s clients on loopback, and refuses another user\'
   );
   assert.equal(stranger.signal, null, 'the connection was closed, not left open');
   assert.equal(stranger.stdout, '');
-  for (let i = 0; i < 100 && !/refused/.test(said); i++) {
+  for (let i = 0; i < 100 && !/refused/.test(adapter.said); i++) {
     await new Promise((r) => setTimeout(r, 100));
   }
-  assert.match(said, /refused a connection from 127\.0\.0\.1:\d+: it belongs to user 65534, not to 0/);
+  assert.match(adapter.said, /refused a connection from 127\.0\.0\.1:\d+: it belongs to user 65534, not to 0/);
+});
+
+test('a web page\'s fetch to the --port adapter runs nothing: refused before it is read', async (t) => {
+  const chromiumPath = process.env.SDM_CHROMIUM || '/usr/bin/chromium';
+  if (!existsSync(chromiumPath)) {
+    t.skip(`no chromium at ${chromiumPath} (apt-get install chromium; dev/test installs it)`);
+    return;
+  }
+  const adapter = await portAdapter(t);
+  const marker = join(built, 'page-ran');
+  // What a page can send: a CORS simple request (POST, text/plain, no preflight) whose body is a
+  // DAP attach, its remote shell a command that touches the marker.
+  const attach = JSON.stringify({
+    seq: 1, type: 'request', command: 'attach',
+    arguments: { targets: ['elsewhere:1'], rsh: `sh -c touch\${IFS}${marker}` },
+  });
+  const html = `<!doctype html><title>a page</title><script>
+    window.sent = fetch('http://127.0.0.1:${adapter.port}/', {
+      method: 'POST', mode: 'no-cors', headers: { 'Content-Type': 'text/plain' },
+      body: ${JSON.stringify(attach)},
+    }).then(() => 'answered', (e) => 'failed: ' + e);
+  </script>`;
+  // The page comes from a web server of its own on loopback, so that no browser rule on requests
+  // from public sites to private addresses stands between the page and the port: the adapter is
+  // what refuses.
+  const site = createServer((req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(html));
+  await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+  t.after(() => site.close());
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox'], timeout: 60_000 });
+  t.after(() => browser.close());
+  const page = await browser.newPage();
+  await page.goto(`http://127.0.0.1:${site.address().port}/`);
+  const outcome = await page.evaluate(() => window.sent);
+  t.diagnostic(`the page's fetch: ${outcome}`);
+  for (let i = 0; i < 300 && !/refused/.test(adapter.said) && !existsSync(marker); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(!existsSync(marker), `the page's attach ran its rsh:\n${adapter.said}`);
+  assert.match(
+    adapter.said,
+    /refused a connection from 127\.0\.0\.1:\d+: it is an HTTP request, not sdm's DAP \(a web page's\?\): "POST \/ HTTP\/1\.1"/,
+  );
+  // The port goes on serving a client with the token.
+  const dc = await portClient(adapter);
+  const init = await dc.initializeRequest();
+  assert.equal(init.success, true);
+  assert.ok(!existsSync(marker));
 });
 
 /** Why an MPI job cannot run here, or null when it can: mpicc and `mpirun -n 1 true` work. */

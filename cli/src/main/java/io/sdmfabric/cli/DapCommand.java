@@ -6,12 +6,15 @@ import io.sdmfabric.connect.ListenConsole;
 import io.sdmfabric.connect.RequestAcceptance;
 import io.sdmfabric.frontend.RemoteSession;
 import io.sdmfabric.frontend.dap.AttachConfig;
+import io.sdmfabric.frontend.dap.DapPortGate;
 import io.sdmfabric.frontend.dap.LaunchConfig;
 import io.sdmfabric.frontend.dap.SdmDebugAdapter;
 import io.sdmfabric.frontend.dap.SessionOpener;
 import io.sdmfabric.master.Rendezvous;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.PrivateDirectory;
 import io.sdmfabric.runtime.Programs;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.HostPort;
@@ -23,6 +26,8 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +35,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -39,9 +45,13 @@ import picocli.CommandLine.Option;
  * session as {@code sdm debug} would, each attach request as {@code sdm attach} or {@code sdm
  * listen}.
  *
- * <p>DAP has no authentication, and a session runs programs as its user: the port is on the
- * loopback address only, and a connection is served only when the process that made it belongs to
- * this Unix user ({@link LoopbackPeers}); any other is closed at once, with a warning.
+ * <p>DAP has no authentication, and a session runs programs as its user. So the port is on the
+ * loopback address only; a connection is served only when the process that made it belongs to this
+ * Unix user ({@link LoopbackPeers}), and only when it first presents the port's token, which it
+ * reads from a file only the user can read ({@link DapTokenFile}), and then speaks DAP's framing
+ * and nothing else ({@link DapPortGate}): a web page in the user's browser is a process of the
+ * user, but it can neither read the file nor send anything but HTTP. Any other connection is closed
+ * at once, unread by the DAP library, with a line on standard error.
  */
 @Command(
     name = "dap",
@@ -55,9 +65,16 @@ final class DapCommand implements Callable<Integer> {
       paramLabel = "PORT",
       description =
           "serve the clients that connect to this port of 127.0.0.1, each in a session of its own,"
-              + " until stopped; only processes of this user are served (0: any free port; the"
-              + " port is printed on standard error)")
+              + " until stopped; only processes of this user that first present the token in"
+              + " ~/.sdm/dap/PORT.token are served (0: any free port; the port and the file are"
+              + " printed on standard error)")
   Integer port;
+
+  /** How long a connection has to present its token and its first message's header. */
+  private static final int HANDSHAKE_MS = 10_000;
+
+  /** At most this many connections wait for their token at once; more are refused. */
+  private static final int HANDSHAKES = 16;
 
   private final InputStream in;
   private final PrintStream out;
@@ -88,11 +105,23 @@ final class DapCommand implements Callable<Integer> {
       err.println("sdm dap: cannot listen on port " + port + " of 127.0.0.1: " + e.getMessage());
       return 2;
     }
+    String token = DapPortGate.newToken();
+    Path tokenFile;
+    try {
+      tokenFile = DapTokenFile.write(PrivateDirectory.sdmHome(), server.getLocalPort(), token);
+    } catch (IOException e) {
+      closeQuietly(server);
+      err.println("sdm dap: cannot keep the port's token: " + TerminalText.escape(e.getMessage()));
+      return 2;
+    }
     Set<Socket> clients = ConcurrentHashMap.newKeySet();
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  // The token goes before the port: a later sdm dap on the same port writes its
+                  // own.
+                  DapTokenFile.delete(tokenFile);
                   // The clients' streams end: each adapter ends its session.
                   closeQuietly(server);
                   clients.forEach(DapCommand::closeQuietly);
@@ -110,8 +139,13 @@ final class DapCommand implements Callable<Integer> {
         "sdm dap: listening on "
             + server.getInetAddress().getHostAddress()
             + ":"
-            + server.getLocalPort());
+            + server.getLocalPort()
+            + "; a client sends the line "
+            + DapPortGate.PREFIX.strip()
+            + " TOKEN first, the token in "
+            + TerminalText.escape(tokenFile.toString()));
     int own = LoopbackPeers.ownUid();
+    Semaphore handshakes = new Semaphore(HANDSHAKES);
     while (!server.isClosed()) {
       Socket client;
       try {
@@ -126,15 +160,16 @@ final class DapCommand implements Callable<Integer> {
         uid = OptionalInt.empty();
       }
       if (uid.isEmpty() || uid.getAsInt() != own) {
-        err.println(
-            "sdm dap: refused a connection from "
-                + client.getInetAddress().getHostAddress()
-                + ":"
-                + client.getPort()
-                + (uid.isPresent()
-                    ? ": it belongs to user " + uid.getAsInt() + ", not to " + own
-                    : ": its user could not be told"));
-        closeQuietly(client);
+        refuse(
+            err,
+            client,
+            uid.isPresent()
+                ? "it belongs to user " + uid.getAsInt() + ", not to " + own
+                : "its user could not be told");
+        continue;
+      }
+      if (!handshakes.tryAcquire()) {
+        refuse(err, client, "already " + HANDSHAKES + " connections are presenting their token");
         continue;
       }
       clients.add(client);
@@ -142,10 +177,7 @@ final class DapCommand implements Callable<Integer> {
           new Thread(
               () -> {
                 try {
-                  SdmDebugAdapter.serve(
-                      client.getInputStream(), client.getOutputStream(), new Opener());
-                } catch (Exception e) {
-                  err.println("sdm dap: a client's connection ended: " + e.getMessage());
+                  serve(client, token, handshakes, err);
                 } finally {
                   closeQuietly(client);
                   clients.remove(client);
@@ -155,6 +187,54 @@ final class DapCommand implements Callable<Integer> {
       serving.start();
     }
     return 0;
+  }
+
+  /**
+   * Serves one connection of a process of this user once it has presented {@code token} and a DAP
+   * header ({@link DapPortGate#admit}); refuses it, unread by the DAP library, otherwise.
+   */
+  private static void serve(Socket client, String token, Semaphore handshakes, PrintStream err) {
+    InputStream admitted;
+    try {
+      try {
+        client.setSoTimeout(HANDSHAKE_MS);
+        admitted = DapPortGate.admit(client.getInputStream(), token);
+        client.setSoTimeout(0);
+      } finally {
+        handshakes.release();
+      }
+    } catch (SocketTimeoutException e) {
+      refuse(err, client, "it sent no token and message within " + HANDSHAKE_MS / 1000 + " s");
+      return;
+    } catch (IOException e) {
+      refuse(err, client, e.getMessage());
+      return;
+    }
+    try {
+      SdmDebugAdapter.serve(admitted, client.getOutputStream(), new Opener());
+    } catch (Exception e) {
+      err.println("sdm dap: a client's connection ended: " + TerminalText.escape(innermost(e)));
+    }
+  }
+
+  /** Closes {@code client} and says why on one line, escaped: the reason may quote the client. */
+  private static void refuse(PrintStream err, Socket client, String why) {
+    closeQuietly(client);
+    err.println(
+        TerminalText.escape(
+            "sdm dap: refused a connection from "
+                + client.getInetAddress().getHostAddress()
+                + ":"
+                + client.getPort()
+                + ": "
+                + why));
+  }
+
+  private static String innermost(Throwable t) {
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return String.valueOf(t.getMessage());
   }
 
   private static void closeQuietly(java.io.Closeable c) {
