@@ -2,6 +2,7 @@ package io.sdmfabric.runtime;
 
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.launch.JobHosts;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.runtime.launch.MpiWaitLibrary;
@@ -259,7 +260,8 @@ public final class LaunchedSession extends DistributedSession {
 
   private void onAgentLine(String line) {
     if (!closing()) {
-      err.println("[agent] " + line);
+      // An agent's line can quote others: a peer on the network, gdb, the program.
+      err.println("[agent] " + TerminalText.escape(line));
     }
   }
 
