@@ -136,7 +136,7 @@ public final class RefusedMessages {
 
     @Override
     public boolean isErrorEnabled(Class<?> logClass, String logSource) {
-      if (logClass.getName().startsWith(DESERIALIZER)) {
+      if (logClass != null && logClass.getName().startsWith(DESERIALIZER)) {
         if (TOLD.get() == null) {
           refusals.undecoded();
         }
