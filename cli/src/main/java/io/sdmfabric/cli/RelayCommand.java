@@ -19,9 +19,10 @@ import picocli.CommandLine.Option;
  * {@code sdm relay}: a {@link Relay} on the command line, for a login node between compute nodes
  * and a front-end. It prints {@code sdm relay: forwarding ADDR:PORT -> HOST:PORT} on standard error
  * once it listens (scripts read the port from it when they ask for port 0), then where its address
- * came from, a line per connection unless {@code --quiet}, and runs until SIGINT or SIGTERM, which
- * close every connection. Bad input, options out of their bounds included, is one line on standard
- * error and exit status 2.
+ * came from, a line per connection opened and closed unless {@code --quiet} (at most 6 a minute per
+ * address, the others counted: {@link Relay}), and runs until SIGINT or SIGTERM, which close every
+ * connection. Bad input, options out of their bounds included, is one line on standard error and
+ * exit status 2.
  *
  * <p>Where it listens: {@code --listen ADDR:PORT} as given; a port alone means the address this
  * host's name resolves to, as {@code sdm listen} does, which is the address the compute nodes reach

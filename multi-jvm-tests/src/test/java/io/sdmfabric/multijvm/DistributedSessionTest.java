@@ -374,6 +374,144 @@ class DistributedSessionTest {
     assertEquals(before, call(evaluate("rank"), RankSet.all(size)));
   }
 
+  /**
+   * The manifest an outsider's forged messages carry: a title, a screen clear, a forged line.
+   * (ASCII: Artery sends other characters in two bytes each, which arrive as a NUL after each;
+   * those are escaped as well.)
+   */
+  static final String HOSTILE_MANIFEST = "\u001b]0;owned\u0007\u001b[2J\rsdm: session 1 ended\n";
+
+  /**
+   * What an outsider binds to sdm's fabric messages in place of sdm's serializer: under its
+   * identifier, with {@link #HOSTILE_MANIFEST}, bytes that name a sender as a sealed message does
+   * and that open under no key.
+   */
+  public static final class ForgedManifestSerializer
+      extends org.apache.pekko.serialization.SerializerWithStringManifest {
+    private final byte[] sender = new byte[16];
+
+    public ForgedManifestSerializer() {
+      new java.security.SecureRandom().nextBytes(sender);
+    }
+
+    @Override
+    public int identifier() {
+      return 7301; // FabricSerializer's
+    }
+
+    @Override
+    public String manifest(Object o) {
+      return HOSTILE_MANIFEST;
+    }
+
+    @Override
+    public byte[] toBinary(Object o) {
+      byte[] bytes = new byte[1 + 16 + 8 + 8 + 40];
+      new java.security.SecureRandom().nextBytes(bytes);
+      java.nio.ByteBuffer.wrap(bytes)
+          .put((byte) 1)
+          .put(sender)
+          .putLong(0)
+          .putLong(System.currentTimeMillis()); // in the window: it is the seal that refuses it
+      return bytes;
+    }
+
+    @Override
+    public Object fromBinary(byte[] bytes, String manifest) {
+      throw new UnsupportedOperationException("the outsider only sends");
+    }
+  }
+
+  /**
+   * An outsider over aeron-udp sends an agent 300 messages that do not open, each with a manifest
+   * full of escape sequences. The agent's log (what sdm prints of an agent's lines) gets one line
+   * for that sender, the manifest escaped, and then one count per interval: no stack trace, no
+   * control character, every message told or counted. Before, each was an ERROR with a stack trace
+   * (some 30 lines) and the manifest raw.
+   */
+  @Test
+  void forgedMessagesOverAeronAreToldOneLinePerSenderAndIntervalEscapedWithoutAStackTrace()
+      throws Exception {
+    int size = 2;
+    int forged = 300;
+    ClusterSettings.Transport aeron = ClusterSettings.Transport.AERON_UDP;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, WAIT, probe, aeron);
+    Path log = logs().resolve("agent-0-1-forged-" + ProcessHandle.current().pid() + ".log");
+    agent(port, "0-1", size, secret, aeron, "", ProcessBuilder.Redirect.to(log.toFile()));
+    probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT);
+    String agent =
+        java.util.stream.StreamSupport.stream(
+                Cluster.get(master).state().getMembers().spliterator(), false)
+            .map(m -> m.address().toString())
+            .filter(a -> !a.equals(Cluster.get(master).selfMember().address().toString()))
+            .findFirst()
+            .orElseThrow();
+    long linesBefore = Files.readAllLines(log).size();
+
+    ActorSystem<Void> outsider =
+        ActorSystem.create(
+            org.apache.pekko.actor.typed.javadsl.Behaviors.empty(),
+            ClusterSettings.SYSTEM,
+            com.typesafe.config.ConfigFactory.parseString(
+                    "pekko.remote.artery.advanced.aeron.aeron-dir = \""
+                        + OUTSIDER_AERON
+                        + "\"\n"
+                        + "pekko.actor.serializers.sdm-fabric = \""
+                        + ForgedManifestSerializer.class.getName()
+                        + "\"")
+                .withFallback(ClusterSettings.at("127.0.0.1", 0, aeron, SessionSecret.random())));
+    try {
+      ActorRef<ServerNode.Command> node =
+          ActorRefResolver.get(outsider).resolveActorRef(agent + "/user/node");
+      for (int i = 0; i < forged; i++) {
+        node.tell(
+            new ServerNode.Execute((1L << 40) + i, RankSet.all(size), 0, Commands.terminate()));
+      }
+      String told = "sdm: refused a message from sender ";
+      String counted = " more refused messages not shown (at most 1 line per source every 10 s)";
+      // The first in full at once; the others counted once their interval is over (10 s).
+      probe[0].awaitAssert(
+          WAIT,
+          () -> {
+            List<String> lines = Files.readAllLines(log);
+            long all =
+                lines.stream().filter(l -> l.contains(told)).count()
+                    + lines.stream()
+                        .filter(l -> l.contains(counted))
+                        .mapToLong(
+                            l ->
+                                Long.parseLong(
+                                    l.replaceAll("^.*: (\\d+)" + " more refused.*$", "$1")))
+                        .sum();
+            assertEquals(forged, all, "told or counted: " + lines);
+            return null;
+          });
+      String text = Files.readString(log);
+      List<String> lines = Files.readAllLines(log);
+      List<String> added = lines.subList((int) linesBefore, lines.size());
+      String first = added.stream().filter(l -> l.contains(told)).findFirst().orElseThrow();
+      assertTrue(
+          first.endsWith(
+              "(manifest \"\\x1b]0;owned\\x07\\x1b[2J\\x0dsdm: session 1 ended\\x0a\"):"
+                  + " a message that does not open with the session's key (forged or altered)"),
+          first);
+      assertTrue(added.size() <= 4, "one line, a count or two: " + added);
+      assertTrue(added.stream().noneMatch(l -> l.startsWith("\tat ")), text);
+      assertTrue(
+          text.chars()
+              .noneMatch(c -> (c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c <= 0x9f)),
+          "a control character in the agent's log: " + added);
+    } finally {
+      shutdown(outsider);
+      deleteRecursively(Path.of(OUTSIDER_AERON));
+    }
+    // The session goes on.
+    call(LOAD, RankSet.all(size));
+    assertEquals(size, call(evaluate("rank"), RankSet.all(size)).size());
+  }
+
   @Test
   void overTlsAnAgentWithAnotherKeystoreCannotJoinAndAfterTheWireUpTimeoutTheSessionGoesOn()
       throws Exception {

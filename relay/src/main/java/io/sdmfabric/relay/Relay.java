@@ -1,11 +1,14 @@
 package io.sdmfabric.relay;
 
+import io.sdmfabric.model.RateLimitedLog;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.HostPort;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,6 +50,10 @@ import java.util.function.Consumer;
  *       Options#maxPerSource} from one address, new connections are closed at once too, so that one
  *       host cannot take every slot; the log says so at most once every 10 s, counting the others,
  *       so that a flood of connections cannot flood it.
+ *   <li>The lines about admitted connections (opened, closed, failed) are limited too: at most
+ *       {@value #LINES_PER_SOURCE} a minute per address they come from, the others counted in a
+ *       line of their own once the minute is over (or when the relay closes). Churn, connections
+ *       opened and closed as fast as they go, so writes at most 63 lines a minute.
  *   <li>{@link #close} closes the listening socket and every connection, and returns once every
  *       thread of the relay has ended.
  * </ul>
@@ -60,6 +67,22 @@ import java.util.function.Consumer;
 public final class Relay implements AutoCloseable {
   private static final int BACKLOG = 128;
   private static final Duration JOIN = Duration.ofSeconds(10);
+
+  /**
+   * The lines about connections (opened, closed, failed), per address they come from: at most
+   * {@value #LINES_PER_SOURCE} a {@link #LOG_INTERVAL}, counting the others, for at most {@value
+   * #LOG_SOURCES} addresses at once and one more for all others. So connection churn, which costs
+   * its sender nothing, writes at most 63 lines a minute however many hosts take part.
+   */
+  static final Duration LOG_INTERVAL = Duration.ofMinutes(1);
+
+  static final int LINES_PER_SOURCE = 6;
+  static final int LOG_SOURCES = 8;
+
+  /**
+   * How often the acceptor, waiting for a connection, writes the counts of intervals that ended.
+   */
+  private static final Duration FLUSH = Duration.ofSeconds(1);
 
   /**
    * How a relay behaves; the constructor refuses values out of the bounds below.
@@ -141,8 +164,8 @@ public final class Relay implements AutoCloseable {
      * s for a new connection's first bytes (the front-end protocol gives its whole handshake 10 s:
      * a master that has not started it by then fails anyway); 12 hours without a byte (a debug
      * session may sit a working day while its user reads code: the front-end protocol sends nothing
-     * meanwhile); 60 s half-closed (a side that ended its stream is leaving); a line per
-     * connection.
+     * meanwhile); 60 s half-closed (a side that ended its stream is leaving); a line per connection
+     * opened and closed (at most {@value Relay#LINES_PER_SOURCE} a minute per address).
      */
     public static Options defaults() {
       return new Options(
@@ -215,6 +238,7 @@ public final class Relay implements AutoCloseable {
   private final Options options;
   private final Consumer<String> log;
   private final RefusalLog refusals;
+  private final RateLimitedLog connectionLines;
   private final Thread acceptor;
   private final AtomicLong ids = new AtomicLong();
   private final CountDownLatch closing = new CountDownLatch(1);
@@ -238,6 +262,14 @@ public final class Relay implements AutoCloseable {
     this.options = options;
     this.log = log;
     this.refusals = new RefusalLog(log, System::nanoTime);
+    this.connectionLines =
+        new RateLimitedLog(
+            log,
+            LOG_INTERVAL,
+            LINES_PER_SOURCE,
+            LOG_SOURCES,
+            "lines about its connections",
+            System::nanoTime);
     this.acceptor = new Thread(this::acceptLoop, "sdm-relay-accept");
     this.acceptor.setDaemon(true);
   }
@@ -314,6 +346,7 @@ public final class Relay implements AutoCloseable {
     for (Pair p : open) {
       p.join(JOIN);
     }
+    connectionLines.flushAll();
     ended.countDown();
   }
 
@@ -331,10 +364,18 @@ public final class Relay implements AutoCloseable {
 
   private void acceptLoop() {
     String lastError = null;
+    try {
+      server.setSoTimeout((int) FLUSH.toMillis());
+    } catch (IOException e) {
+      log.accept("cannot wake the acceptor: " + Texts.describe(e) + "; counts wait for a line");
+    }
     while (true) {
       Socket client;
       try {
         client = server.accept();
+      } catch (SocketTimeoutException e) {
+        connectionLines.flush();
+        continue;
       } catch (IOException e) {
         if (isClosed()) {
           return;
@@ -374,9 +415,16 @@ public final class Relay implements AutoCloseable {
       } else if (fromSource >= options.maxPerSource()) {
         refusal = options.maxPerSource() + " connections from its address are open already";
       } else {
+        String key = TerminalText.escape(source.getHostAddress());
         Pair pair =
             new Pair(
-                ids.incrementAndGet(), client, target, targetAddress, options, log, this::remove);
+                ids.incrementAndGet(),
+                client,
+                target,
+                targetAddress,
+                options,
+                line -> connectionLines.log(key, line),
+                this::remove);
         pairs.add(pair);
         bySource.put(source, fromSource + 1);
         pair.start();

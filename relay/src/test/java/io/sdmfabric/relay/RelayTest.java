@@ -131,11 +131,75 @@ class RelayTest {
       assertEquals(BytePattern.digest(reply(seed), size), client.received().digest());
     }
     await(() -> relay.connections() == 0, "every pair closed");
+    relay.close(); // which writes the count of the lines not shown
+    // All from one address: the first lines in full, the others counted.
     String closed = "closed: " + size + " bytes to the target, " + size + " back";
-    await(
-        () -> log.stream().filter(l -> l.endsWith(closed)).count() == connections,
-        "a line \"" + closed + "\" per connection");
+    assertTrue(
+        log.stream().noneMatch(l -> l.contains(" closed: ") && !l.endsWith(closed)),
+        log.toString());
+    assertEquals(2 * connections, linesShownOrCounted(), log.toString());
     assertEquals(List.of(), serverErrors);
+  }
+
+  /**
+   * 2,000 connections, one after the other as fast as they go, each one byte there and closed (the
+   * relay used to write two lines for each, 297 a second): the log stays within the lines the rate
+   * limit allows for the time it took, holds no control character, and counts the lines it did not
+   * show.
+   */
+  @Test
+  void connectionChurnWritesABoundedLogThatCountsTheLinesItDoesNotShow() throws Exception {
+    int connections = 2000;
+    ServerSocket target =
+        serve(
+            s -> {
+              s.getInputStream().read();
+              s.close();
+            });
+    relayTo(target.getLocalPort());
+    long start = System.nanoTime();
+    for (int i = 0; i < connections; i++) {
+      Socket c = connect();
+      c.getOutputStream().write(OPENING);
+      assertEnded(c, "connection " + i);
+      c.close();
+      open.remove(c);
+    }
+    await(() -> relay.connections() == 0, "every pair closed");
+    relay.close();
+    long intervals = 1 + (System.nanoTime() - start) / Relay.LOG_INTERVAL.toNanos();
+    // One address: per interval its first lines and a count; the rest of the log is a few lines.
+    long allowed = intervals * (Relay.LINES_PER_SOURCE + 1);
+    assertTrue(log.size() <= allowed, log.size() + " lines, over " + allowed + ": " + log);
+    long bytes = log.stream().mapToLong(l -> l.length() + 1).sum();
+    assertTrue(bytes <= allowed * 160, bytes + " bytes: " + log);
+    assertTrue(
+        log.stream().allMatch(l -> l.chars().noneMatch(ch -> ch < 0x20 || ch == 0x7f)),
+        log.toString());
+    assertEquals(2 * connections, linesShownOrCounted(), "open and closed each: " + log);
+    assertTrue(
+        log.stream()
+            .anyMatch(
+                l ->
+                    l.matches(
+                        "127\\.0\\.0\\.1: \\d+ more lines about its connections not shown \\(at"
+                            + " most 6 lines per source every 60 s\\)")),
+        log.toString());
+  }
+
+  /** The lines about connections in the log, those shown and those it counted. */
+  private long linesShownOrCounted() {
+    long n = 0;
+    for (String l : log) {
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile(": (\\d+) more lines about its connections").matcher(l);
+      if (m.find()) {
+        n += Long.parseLong(m.group(1));
+      } else if (l.startsWith("#")) {
+        n++;
+      }
+    }
+    return n;
   }
 
   @Test

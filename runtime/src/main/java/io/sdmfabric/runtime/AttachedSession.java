@@ -3,6 +3,7 @@ package io.sdmfabric.runtime;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.Shell;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.attach.AttachPlan;
 import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.attach.ProcessProbe;
@@ -277,7 +278,8 @@ public final class AttachedSession extends DistributedSession {
     Consumer<String> show =
         line -> {
           if (!closing()) {
-            err.println("[" + name + "] " + line);
+            // An agent's line can quote others: a peer on the network, gdb, the program.
+            err.println("[" + name + "] " + TerminalText.escape(line));
           }
         };
     return startProcess(command, env, input, name, Ending.LEAVE_PROGRAMS, 15, show);

@@ -2,6 +2,7 @@ package io.sdmfabric.runtime;
 
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.launch.JobHosts;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.runtime.launch.MpiWaitLibrary;
@@ -303,7 +304,8 @@ public final class LaunchedSession extends DistributedSession {
       }
     }
     if (!closing()) {
-      err.println("[agent] " + line);
+      // An agent's line can quote others: a peer on the network, gdb, the program.
+      err.println("[agent] " + TerminalText.escape(line));
     }
   }
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -158,6 +159,17 @@ public final class MessageSeal {
       throw new Refused("a message received before (replayed)");
     }
     return payload;
+  }
+
+  /**
+   * The sender that {@code sealed} names, in hex: what it claims, authenticated only if it opens,
+   * so a label for a log line and nothing more; empty when it is too short to name one.
+   */
+  public static Optional<String> claimedSender(byte[] sealed) {
+    if (sealed.length < 1 + SENDER_BYTES) {
+      return Optional.empty();
+    }
+    return Optional.of(HexFormat.of().formatHex(sealed, 1, 1 + SENDER_BYTES));
   }
 
   private SecretKeySpec senderKey(byte[] id) {

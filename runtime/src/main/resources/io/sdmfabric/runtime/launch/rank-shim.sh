@@ -43,8 +43,34 @@ fi
 # place (mv -T: over a link, never into a directory it names), so nothing there is written through.
 rm -f "$spool/.rank.$rank"
 (set -C; echo $$ >"$spool/.rank.$rank") && mv -fT "$spool/.rank.$rank" "$spool/rank.$rank" || exit 127
-if [ "$preload" != - ] && [ -r "$preload" ]; then
-  export LD_PRELOAD="$preload${LD_PRELOAD:+:$LD_PRELOAD}"
+# The library runs inside the rank, so it is preloaded only if it is the user's alone, as sdm's JVM
+# checks it where it builds it (MpiWaitLibrary, PrivateDirectory): a regular file (not a link) of
+# this user's that nobody else can write, in a directory of this user's closed to everyone else
+# (mode 700), whose parent is one too. Missing on this node (a home that is not shared), it is
+# left out in silence; there but not the user's alone, the rank runs without it and says why.
+# private PATH TYPE MASK WHAT: why PATH is not a TYPE of this user's with no mode bit of MASK (WHAT
+# says what those bits allow); nothing if it is.
+private() {
+  if [ -L "$1" ]; then
+    echo "$1 is a symbolic link"
+  elif [ "$(stat -c %F "$1" 2>&1)" != "$2" ]; then
+    echo "$1 is not a $2"
+  elif [ "$(stat -c %u "$1")" != "$(id -u)" ]; then
+    echo "$1 is owned by $(stat -c %U "$1"), not by $(id -un)"
+  elif [ $(( 0$(stat -c %a "$1") & $3 )) -ne 0 ]; then
+    echo "$1 has mode $(stat -c %a "$1"): $4"
+  fi
+}
+if [ "$preload" != - ] && [ -e "$preload" ]; then
+  dir=$(dirname "$preload")
+  why=$(private "$(dirname "$dir")" directory 077 "not 700")
+  why=${why:-$(private "$dir" directory 077 "not 700")}
+  why=${why:-$(private "$preload" "regular file" 022 "others can write it")}
+  if [ -n "$why" ]; then
+    echo "sdm: rank $rank runs without sdm's MPI wait-records library (no MPI wait-for graph): it is not this user's alone on $(uname -n): $why" >&2
+  elif [ -r "$preload" ]; then
+    export LD_PRELOAD="$preload${LD_PRELOAD:+:$LD_PRELOAD}"
+  fi
 fi
 kill -STOP $$
 exec "$@"

@@ -160,6 +160,120 @@ class RankShimTest {
     assertEquals(List.of(spool.resolve("rank.0")), list(spool));
   }
 
+  /**
+   * What the program of a rank whose shim got {@code library} to preload sees in {@code
+   * LD_PRELOAD}, and what the shim said: the shim is let go (SIGCONT, as gdb would) once it has
+   * stopped itself, and its program prints {@code LD_PRELOAD=[...]}.
+   */
+  private String preloadSeen(Path library) throws Exception {
+    Path spool = tmp.resolve("spool-" + started.size());
+    ProcessBuilder b =
+        new ProcessBuilder(
+                RankShim.command(
+                    spool.toString(),
+                    library.toString(),
+                    "/bin/sh",
+                    List.of("-c", "echo \"LD_PRELOAD=[$LD_PRELOAD]\"")))
+            .redirectErrorStream(true);
+    b.environment().put("OMPI_COMM_WORLD_RANK", "0");
+    b.environment().put("OMPI_COMM_WORLD_SIZE", "1");
+    b.environment().remove("LD_PRELOAD");
+    Process p = b.start();
+    started.add(p);
+    Path stat = Path.of("/proc/" + p.pid() + "/stat");
+    await(() -> !p.isAlive() || stoppedItself(stat), "the shim to stop itself");
+    assertTrue(p.isAlive(), () -> "the shim ended: " + output(p));
+    assertEquals(0, new ProcessBuilder("kill", "-CONT", Long.toString(p.pid())).start().waitFor());
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS), out);
+    return out;
+  }
+
+  private static boolean stoppedItself(Path stat) {
+    try {
+      String s = Files.readString(stat);
+      return s.substring(s.lastIndexOf(')') + 2).startsWith("T");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** mpiwait/KEY/libsdm_mpiwait.so under {@code home}, as MpiWaitLibrary makes it: all private. */
+  private static Path library(Path home) throws IOException {
+    Path key = Files.createDirectories(home.resolve("mpiwait").resolve("0123456789abcdef"));
+    Files.setPosixFilePermissions(key.getParent(), PosixFilePermissions.fromString("rwx------"));
+    Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rwx------"));
+    Path library = key.resolve("libsdm_mpiwait.so");
+    Files.writeString(library, "not really a library: ld.so says so and goes on\n");
+    Files.setPosixFilePermissions(library, PosixFilePermissions.fromString("rwx------"));
+    return library;
+  }
+
+  private static final String NONE = "LD_PRELOAD=[]";
+
+  private static void assertNotPreloaded(String out, String why) {
+    assertTrue(out.contains(NONE), out);
+    assertTrue(
+        out.contains(
+            "sdm: rank 0 runs without sdm's MPI wait-records library (no MPI wait-for graph): it is"
+                + " not this user's alone on "),
+        out);
+    assertTrue(out.contains(why), out);
+  }
+
+  @Test
+  void theWaitRecordsLibraryIsPreloadedOnlyWhenItAndItsDirectoriesAreTheUsersAlone()
+      throws Exception {
+    Path proper = library(tmp.resolve("proper"));
+    assertTrue(preloadSeen(proper).contains("LD_PRELOAD=[" + proper + "]"));
+
+    Path linked = library(tmp.resolve("linked"));
+    Path elsewhere = library(tmp.resolve("elsewhere"));
+    Files.delete(linked);
+    Files.createSymbolicLink(linked, elsewhere);
+    assertNotPreloaded(preloadSeen(linked), linked + " is a symbolic link");
+
+    Path groupWritable = library(tmp.resolve("group-writable"));
+    Files.setPosixFilePermissions(groupWritable, PosixFilePermissions.fromString("rwxrwxr-x"));
+    assertNotPreloaded(
+        preloadSeen(groupWritable), groupWritable + " has mode 775: others can write it");
+
+    Path openDirectory = library(tmp.resolve("open-directory"));
+    Files.setPosixFilePermissions(
+        openDirectory.getParent(), PosixFilePermissions.fromString("rwxr-xr-x"));
+    assertNotPreloaded(
+        preloadSeen(openDirectory), openDirectory.getParent() + " has mode 755: not 700");
+
+    Path openParent = library(tmp.resolve("open-parent"));
+    Files.setPosixFilePermissions(
+        openParent.getParent().getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
+    assertNotPreloaded(
+        preloadSeen(openParent), openParent.getParent().getParent() + " has mode 777: not 700");
+
+    Path missing = tmp.resolve("missing").resolve("libsdm_mpiwait.so");
+    assertEquals(NONE, preloadSeen(missing).strip(), "a node without it: none, in silence");
+  }
+
+  @Test
+  void aWaitRecordsLibraryAnotherUserOwnsIsNotPreloaded() throws Exception {
+    assumeTrue(
+        "root".equals(System.getProperty("user.name")),
+        "only root can make a file another user owns");
+    Path theirs = library(tmp.resolve("theirs"));
+    assertEquals(0, new ProcessBuilder("chown", "nobody", theirs.toString()).start().waitFor());
+    assertNotPreloaded(preloadSeen(theirs), theirs + " is owned by nobody, not by root");
+
+    Path theirDirectory = library(tmp.resolve("their-directory"));
+    assertEquals(
+        0,
+        new ProcessBuilder("chown", "nobody", theirDirectory.getParent().toString())
+            .start()
+            .waitFor());
+    assertNotPreloaded(
+        preloadSeen(theirDirectory),
+        theirDirectory.getParent() + " is owned by nobody, not by root");
+  }
+
   private static List<Path> list(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
       return files.toList();
