@@ -261,13 +261,10 @@ public final class LaunchedSession extends DistributedSession {
     }
     Optional<JobLauncher.Tagged> tagged = spec.launcher().untag(line);
     if (tagged.isEmpty()) {
-      synchronized (launcherLines) {
-        launcherLines.addLast(line);
-        if (launcherLines.size() > QUOTED_LINES) {
-          launcherLines.removeFirst();
-        }
-      }
-      err.println("[" + spec.launcher().command() + "] " + line);
+      // The launcher's own lines can quote others: its daemons on other nodes, a rank's program.
+      String said = TerminalText.escape(line);
+      remember(launcherLines, said);
+      err.println("[" + spec.launcher().command() + "] " + said);
       return;
     }
     JobLauncher.Tagged t = tagged.get();
@@ -280,14 +277,10 @@ public final class LaunchedSession extends DistributedSession {
     }
     if (master().isEmpty() || !master().get().treeReady().isDone()) {
       // No rank has run its program yet (each waits, stopped, to be attached at its exec): this is
-      // its shim, saying why the rank does not start. It goes where the launcher's lines go.
-      String said = "rank " + t.rank() + ": " + t.text();
-      synchronized (launcherLines) {
-        shimLines.addLast(said);
-        if (shimLines.size() > QUOTED_LINES) {
-          shimLines.removeFirst();
-        }
-      }
+      // its shim, saying why the rank does not start. It goes where the launcher's lines go,
+      // escaped, since it can quote a path or a program's name.
+      String said = "rank " + t.rank() + ": " + TerminalText.escape(t.text());
+      remember(shimLines, said);
       err.println("[" + spec.launcher().command() + "] " + said);
       return;
     }
@@ -295,17 +288,23 @@ public final class LaunchedSession extends DistributedSession {
   }
 
   private void onAgentLine(String line) {
+    // An agent's line can quote others: a peer on the network, gdb, the program.
+    String said = TerminalText.escape(line);
     if (line.startsWith("sdm agent")) {
-      synchronized (launcherLines) {
-        agentLines.addLast(line);
-        if (agentLines.size() > QUOTED_LINES) {
-          agentLines.removeFirst();
-        }
-      }
+      remember(agentLines, said);
     }
     if (!closing()) {
-      // An agent's line can quote others: a peer on the network, gdb, the program.
-      err.println("[agent] " + TerminalText.escape(line));
+      err.println("[agent] " + said);
+    }
+  }
+
+  /** Keeps {@code line} among the last lines of its kind that a failure quotes. */
+  private void remember(ArrayDeque<String> lines, String line) {
+    synchronized (launcherLines) {
+      lines.addLast(line);
+      if (lines.size() > QUOTED_LINES) {
+        lines.removeFirst();
+      }
     }
   }
 

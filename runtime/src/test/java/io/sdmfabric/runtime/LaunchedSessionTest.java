@@ -77,6 +77,44 @@ class LaunchedSessionTest {
     }
   }
 
+  @Test
+  void theLaunchersAndTheShimsLinesReachTheTerminalEscaped() throws Exception {
+    assumeTrue(
+        works("mpirun", "-n", "1", "true"),
+        "mpirun -n 1 true fails (as root it needs OMPI_ALLOW_RUN_AS_ROOT=1"
+            + " OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)");
+    // A spool whose name holds a title escape and a screen clear, planted as a link: the shim
+    // quotes its path in its reason, and mpirun adds lines of its own about the failed ranks.
+    Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
+    Path spool =
+        Files.createSymbolicLink(tmp.resolve("planted\u001b]0;owned\u0007\u001b[2J"), elsewhere);
+    ByteArrayOutputStream said = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(said, true, StandardCharsets.UTF_8);
+    LaunchedSession.Spec spec =
+        new LaunchedSession.Spec(
+            JobLauncher.MPIRUN,
+            List.of(),
+            2,
+            "/bin/true",
+            List.of(),
+            ClusterSettings.Transport.TLS_TCP,
+            "127.0.0.1",
+            Duration.ofSeconds(30),
+            GdbFleet.DEFAULT_RANKS_PER_GDB,
+            FabricConfig.defaults());
+    IOException refused =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IOException.class, () -> LaunchedSession.start(spec, err, spool).close());
+    String shown = said.toString(StandardCharsets.UTF_8);
+    assertTrue(shown.contains("[mpirun] rank "), shown);
+    assertTrue(shown.contains("planted"), shown);
+    for (String text : List.of(shown, refused.getMessage())) {
+      assertTrue(
+          text.chars().noneMatch(c -> c < 0x20 && c != '\n' && c != '\t' || c == 0x7f),
+          "a control character reaches the terminal: " + text);
+    }
+  }
+
   /** Whether {@code command} runs and exits with 0 within 30 seconds. */
   private static boolean works(String... command) throws InterruptedException {
     try {
