@@ -366,11 +366,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
                       .onMessage(
                           Attach.class,
                           attach -> !attach.to().equals(context.getSelf()),
-                          attach -> misaddressed.refuse(context, "routing", attach.to()))
+                          attach -> refuse(context, misaddressed, "routing", attach.to()))
                       .onMessage(
                           Up.class,
                           up -> !up.to().equals(context.getSelf()),
-                          up -> misaddressed.refuse(context, kind(up), up.to()))
+                          up -> refuse(context, misaddressed, kind(up), up.to()))
                       .onMessage(
                           Attach.class,
                           attach -> {
@@ -405,26 +405,31 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   static final class Misaddressed {
     private long count;
 
-    /** Refuses a {@code what} meant for {@code to}; returns {@code Behaviors.same()}. */
-    <T> Behavior<T> refuse(ActorContext<?> context, String what, ActorRef<?> to) {
-      count++;
-      if (count == 1) {
-        context
-            .getLog()
-            .warn(
-                "refused {} meant for {} at {}: a copy of another node's message (later ones are"
-                    + " counted)",
-                what,
-                TerminalText.escape(to.path().toString()),
-                TerminalText.escape(context.getSelf().path().toString()));
-      }
-      return Behaviors.same();
+    /** Counts one; true for the first, which is to be logged. */
+    boolean first() {
+      return ++count == 1;
     }
 
     /** How many were refused. */
     long count() {
       return count;
     }
+  }
+
+  /** Refuses a {@code what} meant for {@code to}; returns {@code Behaviors.same()}. */
+  private static <T> Behavior<T> refuse(
+      ActorContext<?> context, Misaddressed misaddressed, String what, ActorRef<?> to) {
+    if (misaddressed.first()) {
+      context
+          .getLog()
+          .warn(
+              "refused {} meant for {} at {}: a copy of another node's message (later ones are"
+                  + " counted)",
+              what,
+              TerminalText.escape(to.path().toString()),
+              TerminalText.escape(context.getSelf().path().toString()));
+    }
+    return Behaviors.same();
   }
 
   private static String kind(Up up) {
@@ -445,7 +450,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   @Override
   public Behavior<Command> receive(TypedActorContext<Command> ctx, Command message) {
     if (message instanceof Up up && !up.to().equals(context.getSelf())) {
-      misaddressed.refuse(context, kind(up), up.to());
+      refuse(context, misaddressed, kind(up), up.to());
     } else if (message instanceof Execute m) {
       onExecute(m);
     } else if (message instanceof Replies m) {
@@ -468,7 +473,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       if (m.to().equals(context.getSelf())) {
         onRewire(m);
       } else {
-        misaddressed.refuse(context, "routing", m.to());
+        refuse(context, misaddressed, "routing", m.to());
       }
     } else if (message instanceof Attach) {
       context.getLog().warn("ignoring a second Attach: this node is wired already");
