@@ -402,7 +402,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
    * the names escaped; the rest are counted and told when the node stops, so that a flood of copies
    * cannot flood the log.
    */
-  static final class Misaddressed {
+  private static final class Misaddressed {
     private long count;
 
     /** Counts one; true for the first, which is to be logged. */
@@ -475,6 +475,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       } else {
         refuse(context, misaddressed, "routing", m.to());
       }
+    } else if (message instanceof Attach m && !m.to().equals(context.getSelf())) {
+      refuse(context, misaddressed, "routing", m.to());
     } else if (message instanceof Attach) {
       context.getLog().warn("ignoring a second Attach: this node is wired already");
     }
