@@ -67,9 +67,13 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   /**
    * The rendezvous's challenge to one agent: random bytes, new for each {@link Knock}, that the
    * agent's registrations must prove the secret with.
+   *
+   * @param agent the agent it is for, as it knocked; an agent refuses another's challenge (a copy,
+   *     which would leave its registrations unprovable)
    */
-  public record Challenge(byte[] nonce) {
+  public record Challenge(String agent, byte[] nonce) {
     public Challenge {
+      Objects.requireNonNull(agent, "agent");
       nonce = nonce.clone();
     }
 
@@ -80,12 +84,14 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Challenge c && java.util.Arrays.equals(nonce, c.nonce);
+      return o instanceof Challenge c
+          && agent.equals(c.agent)
+          && java.util.Arrays.equals(nonce, c.nonce);
     }
 
     @Override
     public int hashCode() {
-      return java.util.Arrays.hashCode(nonce);
+      return Objects.hash(agent, java.util.Arrays.hashCode(nonce));
     }
   }
 
@@ -279,7 +285,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     byte[] nonce = new byte[NONCE_BYTES];
     RANDOM.nextBytes(nonce);
     challenges.put(k.agent(), new Issued(nonce));
-    k.replyTo().tell(new Challenge(nonce));
+    k.replyTo().tell(new Challenge(k.agent(), nonce));
     return this;
   }
 
@@ -468,7 +474,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
           .tell(new ServerNode.Rewire(nodes.get(node), parent(node), children(node), lost));
     }
     for (int node : dead) {
-      rootParent.tell(new ServerNode.RanksLost(ranks.get(node), reasons.get(node)));
+      rootParent.tell(new ServerNode.RanksLost(rootParent, ranks.get(node), reasons.get(node)));
     }
     return this;
   }

@@ -1,6 +1,7 @@
 package io.sdmfabric.master;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.NodeBackend;
 import io.sdmfabric.server.RankBackend;
@@ -24,6 +25,7 @@ import java.util.function.IntFunction;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -97,6 +99,13 @@ public final class Session extends AbstractBehavior<Session.Command> {
   private final List<StopGathering> gatherings = new ArrayList<>();
   private boolean tickScheduled;
   private final ActorRef<ServerNode.Command> root;
+
+  /** Where the root sends what comes up: what comes there must name it ({@link ServerNode.Up}). */
+  private final ActorRef<ServerNode.Up> fromTree;
+
+  /** How many messages came up meant for another recipient (copies), refused. */
+  private long misaddressed;
+
   private final CommandTracker tracker = new CommandTracker();
   private final List<ActorRef<SessionEvent>> subscribers = new ArrayList<>();
 
@@ -116,7 +125,8 @@ public final class Session extends AbstractBehavior<Session.Command> {
     super(context);
     this.size = size;
     this.stopQuiet = stopQuiet;
-    this.root = root.spawn(context, context.messageAdapter(ServerNode.Up.class, FromTree::new));
+    this.fromTree = context.messageAdapter(ServerNode.Up.class, FromTree::new);
+    this.root = root.spawn(context, fromTree);
   }
 
   /** The name of a distributed session's rendezvous, under the session: agents register there. */
@@ -219,7 +229,17 @@ public final class Session extends AbstractBehavior<Session.Command> {
         .onMessage(FromTree.class, this::onFromTree)
         .onMessage(TreeReady.class, this::onTreeReady)
         .onMessage(GatherTick.class, this::onGatherTick)
+        .onSignal(PostStop.class, this::onPostStop)
         .build();
+  }
+
+  private Behavior<Command> onPostStop(PostStop stop) {
+    if (misaddressed > 1) {
+      getContext()
+          .getLog()
+          .warn("refused {} messages from the tree meant for another recipient", misaddressed);
+    }
+    return this;
   }
 
   private Behavior<Command> onSubmit(Submit submit) {
@@ -273,6 +293,17 @@ public final class Session extends AbstractBehavior<Session.Command> {
 
   private Behavior<Command> onFromTree(FromTree message) {
     ServerNode.Up up = message.message();
+    if (!up.to().equals(fromTree)) {
+      if (misaddressed++ == 0) {
+        getContext()
+            .getLog()
+            .warn(
+                "refused a message from the tree meant for {}: a copy of another node's (later"
+                    + " ones are counted)",
+                TerminalText.escape(up.to().path().toString()));
+      }
+      return this;
+    }
     if (up instanceof ServerNode.Replies replies) {
       for (ReplyGroup g : replies.groups()) {
         tracker.reply(replies.id(), g.ranks(), CanonicalBytes.eventBody(g.body()));

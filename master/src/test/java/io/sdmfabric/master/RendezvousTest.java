@@ -135,11 +135,16 @@ class RendezvousTest {
         register(name, node(name, ranks), ranks, challenge(rendezvous, name), 1, secret));
   }
 
-  /** Knocks as agent {@code name}; the challenge's nonce. */
+  /**
+   * Knocks as agent {@code name}; the challenge's nonce. The challenge names the agent, which
+   * refuses one meant for another (a copy, replayed to it over aeron-udp).
+   */
   private static byte[] challenge(ActorRef<Rendezvous.Command> rendezvous, String name) {
     TestProbe<Rendezvous.Challenge> door = testKit.createTestProbe();
     rendezvous.tell(new Rendezvous.Knock(name, door.ref()));
-    return door.expectMessageClass(Rendezvous.Challenge.class, WAIT).nonce();
+    Rendezvous.Challenge challenge = door.expectMessageClass(Rendezvous.Challenge.class, WAIT);
+    assertEquals(name, challenge.agent());
+    return challenge.nonce();
   }
 
   private static Rendezvous.Register register(

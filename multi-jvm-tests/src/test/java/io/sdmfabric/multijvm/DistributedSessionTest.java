@@ -11,7 +11,9 @@ import io.sdmfabric.runtime.ClusterSettings;
 import io.sdmfabric.runtime.SessionKeystore;
 import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.server.FabricConfig;
+import io.sdmfabric.server.ReplyGroup;
 import io.sdmfabric.server.ServerNode;
+import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
@@ -510,6 +512,127 @@ class DistributedSessionTest {
     // The session goes on.
     call(LOAD, RankSet.all(size));
     assertEquals(size, call(evaluate("rank"), RankSet.all(size)).size());
+  }
+
+  /**
+   * Bytes made elsewhere, sent as they are: the outsider's stand-in for sdm's tree serializer (it
+   * takes its identifier), so that what it sends arrives as a sealed tree message that it could not
+   * have made itself.
+   */
+  public record CopiedBytes(byte[] bytes, String manifest) {}
+
+  /** Writes {@link CopiedBytes} as they are, under the tree serializer's identifier. */
+  public static final class CopiedBytesSerializer
+      extends org.apache.pekko.serialization.SerializerWithStringManifest {
+    @Override
+    public int identifier() {
+      return 7301;
+    }
+
+    @Override
+    public String manifest(Object o) {
+      return ((CopiedBytes) o).manifest();
+    }
+
+    @Override
+    public byte[] toBinary(Object o) {
+      return ((CopiedBytes) o).bytes();
+    }
+
+    @Override
+    public Object fromBinary(byte[] bytes, String manifest) {
+      throw new UnsupportedOperationException("the outsider only sends");
+    }
+  }
+
+  /**
+   * Over aeron-udp, an eavesdropper's copy of a sealed event. The master's JVM seals an event for
+   * its own root node (as the tree's JVMs seal what goes up), and an outsider without the key, a
+   * Pekko system whose tree serializer sends given bytes as they are, delivers those bytes: to the
+   * master's root (taken: the session hears the event), to it again (the seal refuses a message its
+   * JVM took before), and to the agent's node, another JVM whose seal has not seen it. The agent's
+   * node refuses it, for it names the master's root; before, it merged the event and sent it up,
+   * and the session heard it a second time.
+   */
+  @Test
+  void overAeronUdpASealedEventCopiedToAnotherJvmIsRefusedThere() throws Exception {
+    int size = 2;
+    ClusterSettings.Transport aeron = ClusterSettings.Transport.AERON_UDP;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, WAIT, probe, aeron);
+    TestProbe<SessionEvent> events = probe[0];
+    agent(port, "0-1", size, secret, aeron);
+    events.expectMessageClass(SessionEvent.TreeReady.class, WAIT);
+    // No program is loaded, so that no event of its own comes; every rank answers (an error).
+    assertEquals(RankSet.all(size), answered(call(evaluate("x"), RankSet.all(size))));
+    String masterAddress = Cluster.get(master).selfMember().address().toString();
+    String agent =
+        java.util.stream.StreamSupport.stream(
+                Cluster.get(master).state().getMembers().spliterator(), false)
+            .map(m -> m.address().toString())
+            .filter(a -> !a.equals(masterAddress))
+            .findFirst()
+            .orElseThrow();
+
+    // The sealed bytes, as the master's JVM would put them on the wire for its root.
+    ActorRef<ServerNode.Up> root =
+        Adapter.toTyped(
+            Adapter.toClassic(master)
+                .actorSelection("/user/tree")
+                .resolveOne(Duration.ofSeconds(5))
+                .toCompletableFuture()
+                .get());
+    EventBody copiedBody = Protos.text("copied by an eavesdropper");
+    ServerNode.Events event =
+        new ServerNode.Events(
+            root, List.of(new ReplyGroup(RankSet.of(0), CanonicalBytes.of(copiedBody))), 0);
+    var serializer =
+        (org.apache.pekko.serialization.SerializerWithStringManifest)
+            org.apache.pekko.serialization.SerializationExtension.get(Adapter.toClassic(master))
+                .findSerializerFor(event);
+    CopiedBytes copy = new CopiedBytes(serializer.toBinary(event), serializer.manifest(event));
+
+    ActorSystem<Void> outsider =
+        ActorSystem.create(
+            org.apache.pekko.actor.typed.javadsl.Behaviors.empty(),
+            ClusterSettings.SYSTEM,
+            com.typesafe.config.ConfigFactory.parseString(
+                    "pekko.remote.artery.advanced.aeron.aeron-dir = \""
+                        + OUTSIDER_AERON
+                        + "\"\n"
+                        + "pekko.actor.serializers.sdm-fabric = \""
+                        + CopiedBytesSerializer.class.getName()
+                        + "\"\n"
+                        + "pekko.actor.serialization-bindings.\""
+                        + CopiedBytes.class.getName()
+                        + "\" = sdm-fabric\n")
+                .withFallback(ClusterSettings.at("127.0.0.1", 0, aeron, SessionSecret.random())));
+    try {
+      ActorRefResolver resolver = ActorRefResolver.get(outsider);
+      ActorRef<CopiedBytes> atRoot = resolver.resolveActorRef(masterAddress + "/user/tree");
+      ActorRef<CopiedBytes> atAgent = resolver.resolveActorRef(agent + "/user/node");
+      atRoot.tell(copy);
+      SessionEvent.Unsolicited heard =
+          events.expectMessageClass(SessionEvent.Unsolicited.class, WAIT);
+      assertEquals(new SessionEvent.Unsolicited(RankSet.of(0), copiedBody), heard);
+      // The same bytes to the same JVM again: its seal took them before.
+      atRoot.tell(copy);
+      events.expectNoMessage(Duration.ofSeconds(3));
+      // To another JVM of the session: its seal opens them, and its node refuses what names the
+      // master's root.
+      atAgent.tell(copy);
+      events.expectNoMessage(Duration.ofSeconds(5));
+    } finally {
+      shutdown(outsider);
+      deleteRecursively(Path.of(OUTSIDER_AERON));
+    }
+    // The session still works.
+    assertEquals(RankSet.all(size), answered(call(evaluate("x"), RankSet.all(size))));
+  }
+
+  private static RankSet answered(Map<EventBody, RankSet> replies) {
+    return replies.values().stream().reduce(RankSet.empty(), RankSet::union);
   }
 
   @Test

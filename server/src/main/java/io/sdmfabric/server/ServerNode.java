@@ -2,6 +2,7 @@ package io.sdmfabric.server;
 
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -49,7 +50,10 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  *
  * <p>A command whose id is not newer than the last one it took is refused (logged): the master
  * numbers commands in order, and a node hears them in order from its parent, so such a command is a
- * copy.
+ * copy. Everything else a node takes from another names the node it is for (routing its {@code to},
+ * what comes up its parent's {@code to}), and a node refuses what is meant for another: over
+ * aeron-udp a copy of a sealed message, given to another JVM of the session, still opens there. The
+ * first such refusal is logged, later ones are counted and told when the node stops.
  *
  * <p>Unsolicited events (stops, exits, output) are merged the same way within a window ({@link
  * FabricConfig#eventWindow()}) that counts from when the first of them was reported, plus a tenth
@@ -70,8 +74,17 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
           FlushEvents,
           ChildLost {}
 
-  /** What travels up the tree, to a parent node or to the master. */
-  public sealed interface Up extends Command permits Replies, Events, RanksLost {}
+  /**
+   * What travels up the tree, to a parent node or to the master. Each names its recipient ({@link
+   * #to}): the node it is sent to refuses it when that is another.
+   */
+  public sealed interface Up extends Command permits Replies, Events, RanksLost {
+    /** The parent (node or master) this is for. */
+    ActorRef<Up> to();
+
+    /** The same message for another parent: what a node passes on as it came. */
+    Up forwardedTo(ActorRef<Up> parent);
+  }
 
   /**
    * Wires a node into the tree when its children live elsewhere (other JVMs): its place, its own
@@ -135,25 +148,46 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     }
   }
 
-  /** Merged replies to command {@code id} from some of the subtree's ranks. */
-  public record Replies(long id, List<ReplyGroup> groups) implements Up {
+  /** Merged replies to command {@code id} from some of the subtree's ranks, for {@code to}. */
+  public record Replies(ActorRef<Up> to, long id, List<ReplyGroup> groups) implements Up {
     public Replies {
+      Objects.requireNonNull(to, "to");
       groups = List.copyOf(groups);
+    }
+
+    @Override
+    public Replies forwardedTo(ActorRef<Up> parent) {
+      return new Replies(parent, id, groups);
     }
   }
 
-  /** Merged unsolicited events, held so far for {@code heldMs} below this point. */
-  public record Events(List<ReplyGroup> groups, long heldMs) implements Up {
+  /** Merged unsolicited events for {@code to}, held so far for {@code heldMs} below this point. */
+  public record Events(ActorRef<Up> to, List<ReplyGroup> groups, long heldMs) implements Up {
     public Events {
+      Objects.requireNonNull(to, "to");
       groups = List.copyOf(groups);
+    }
+
+    @Override
+    public Events forwardedTo(ActorRef<Up> parent) {
+      return new Events(parent, groups, heldMs);
     }
   }
 
-  /** Ranks whose servers are gone, and why ({@link Protos#lostReason}; empty: not known). */
-  public record RanksLost(RankSet ranks, String reason) implements Up {
+  /**
+   * Ranks whose servers are gone, and why ({@link Protos#lostReason}; empty: not known), for {@code
+   * to}.
+   */
+  public record RanksLost(ActorRef<Up> to, RankSet ranks, String reason) implements Up {
     public RanksLost {
+      Objects.requireNonNull(to, "to");
       Objects.requireNonNull(ranks, "ranks");
       Objects.requireNonNull(reason, "reason");
+    }
+
+    @Override
+    public RanksLost forwardedTo(ActorRef<Up> parent) {
+      return new RanksLost(parent, ranks, reason);
     }
   }
 
@@ -210,6 +244,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   private final RankSet own;
   private final NodeBackend backend;
   private final boolean watchesChildren;
+  private final Misaddressed misaddressed;
 
   /**
    * The backend's events, queued by its threads; one {@link DrainEvents} message is under way
@@ -243,13 +278,15 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       int node,
       RankSet own,
       NodeBackend backend,
-      boolean watchesChildren) {
+      boolean watchesChildren,
+      Misaddressed misaddressed) {
     this.context = context;
     this.config = config;
     this.node = node;
     this.own = own;
     this.backend = backend;
     this.watchesChildren = watchesChildren;
+    this.misaddressed = misaddressed;
     if (backend != null) {
       ActorRef<Command> self = context.getSelf();
       backend.subscribe(
@@ -293,7 +330,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
                   node,
                   blocks.ranksOf(node),
                   node == 0 ? null : backends.apply(node),
-                  true);
+                  true,
+                  new Misaddressed());
           self.parent = parent;
           int size = blocks.size();
           for (int child : BinomialTree.children(node, size)) {
@@ -313,7 +351,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
    * A node that waits for {@link Attach} to learn its place, its ranks, its parent and its
    * children, which live in other JVMs. Commands that arrive before it are kept until then. It does
    * not watch its children: the master watches every node of such a tree and repairs it ({@link
-   * Rewire}).
+   * Rewire}). Routing and what comes up meant for another node are refused, not kept.
    *
    * @param backend the backend of the node's ranks; null for the root under the master
    */
@@ -322,42 +360,83 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
         1024,
         stash ->
             Behaviors.setup(
-                context ->
-                    Behaviors.receive(Command.class)
-                        .onMessage(
-                            Attach.class,
-                            attach -> !attach.to().equals(context.getSelf()),
-                            attach -> {
-                              context
-                                  .getLog()
-                                  .warn(
-                                      "refused routing for node {} at {}: it is meant for {}",
-                                      attach.node(),
-                                      context.getSelf().path(),
-                                      attach.to().path());
-                              return Behaviors.same();
-                            })
-                        .onMessage(
-                            Attach.class,
-                            attach -> {
-                              ServerNode self =
-                                  new ServerNode(
-                                      context,
-                                      config,
-                                      attach.node(),
-                                      attach.ranks(),
-                                      backend,
-                                      false);
-                              self.parent = attach.parent();
-                              attach.children().forEach(self::addChild);
-                              return stash.unstashAll(self);
-                            })
-                        .onAnyMessage(
-                            message -> {
-                              stash.stash(message);
-                              return Behaviors.same();
-                            })
-                        .build()));
+                context -> {
+                  Misaddressed misaddressed = new Misaddressed();
+                  return Behaviors.receive(Command.class)
+                      .onMessage(
+                          Attach.class,
+                          attach -> !attach.to().equals(context.getSelf()),
+                          attach -> refuse(context, misaddressed, "routing", attach.to()))
+                      .onMessage(
+                          Up.class,
+                          up -> !up.to().equals(context.getSelf()),
+                          up -> refuse(context, misaddressed, kind(up), up.to()))
+                      .onMessage(
+                          Attach.class,
+                          attach -> {
+                            ServerNode self =
+                                new ServerNode(
+                                    context,
+                                    config,
+                                    attach.node(),
+                                    attach.ranks(),
+                                    backend,
+                                    false,
+                                    misaddressed);
+                            self.parent = attach.parent();
+                            attach.children().forEach(self::addChild);
+                            return stash.unstashAll(self);
+                          })
+                      .onAnyMessage(
+                          message -> {
+                            stash.stash(message);
+                            return Behaviors.same();
+                          })
+                      .build();
+                }));
+  }
+
+  /**
+   * Counts the messages a node refused because they name another node as their recipient: copies of
+   * another node's messages, which over aeron-udp still open in this JVM. The first is logged, with
+   * the names escaped; the rest are counted and told when the node stops, so that a flood of copies
+   * cannot flood the log.
+   */
+  private static final class Misaddressed {
+    private long count;
+
+    /** Counts one; true for the first, which is to be logged. */
+    boolean first() {
+      return ++count == 1;
+    }
+
+    /** How many were refused. */
+    long count() {
+      return count;
+    }
+  }
+
+  /** Refuses a {@code what} meant for {@code to}; returns {@code Behaviors.same()}. */
+  private static <T> Behavior<T> refuse(
+      ActorContext<?> context, Misaddressed misaddressed, String what, ActorRef<?> to) {
+    if (misaddressed.first()) {
+      context
+          .getLog()
+          .warn(
+              "refused {} meant for {} at {}: a copy of another node's message (later ones are"
+                  + " counted)",
+              what,
+              TerminalText.escape(to.path().toString()),
+              TerminalText.escape(context.getSelf().path().toString()));
+    }
+    return Behaviors.same();
+  }
+
+  private static String kind(Up up) {
+    if (up instanceof Replies r) {
+      return "replies to command " + r.id();
+    }
+    return up instanceof Events ? "events" : "lost ranks";
   }
 
   private void addChild(ChildLink child) {
@@ -370,7 +449,9 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
 
   @Override
   public Behavior<Command> receive(TypedActorContext<Command> ctx, Command message) {
-    if (message instanceof Execute m) {
+    if (message instanceof Up up && !up.to().equals(context.getSelf())) {
+      refuse(context, misaddressed, kind(up), up.to());
+    } else if (message instanceof Execute m) {
       onExecute(m);
     } else if (message instanceof Replies m) {
       onReplies(m);
@@ -385,15 +466,17 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     } else if (message instanceof FlushEvents) {
       onFlushEvents();
     } else if (message instanceof RanksLost m) {
-      send(parent, m);
+      send(parent, m.forwardedTo(parent));
     } else if (message instanceof ChildLost m) {
       onChildLost(m);
     } else if (message instanceof Rewire m) {
       if (m.to().equals(context.getSelf())) {
         onRewire(m);
       } else {
-        context.getLog().warn("refused routing meant for {}: this is another node", m.to().path());
+        refuse(context, misaddressed, "routing", m.to());
       }
+    } else if (message instanceof Attach m && !m.to().equals(context.getSelf())) {
+      refuse(context, misaddressed, "routing", m.to());
     } else if (message instanceof Attach) {
       context.getLog().warn("ignoring a second Attach: this node is wired already");
     }
@@ -436,7 +519,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     if (expected == 0 && owed == 0) {
       // Nothing to wait for: answer at once, without a pending aggregation.
       if (!ready.isEmpty()) {
-        send(parent, new Replies(command.id(), ready.drain()));
+        send(parent, new Replies(parent, command.id(), ready.drain()));
       }
       return;
     }
@@ -524,7 +607,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     byte[] body = reply.body().bytes();
     Pending p = pending == null ? null : pending.get(reply.id());
     if (p == null) {
-      send(parent, new Replies(reply.id(), List.of(new ReplyGroup(reply.ranks(), body))));
+      send(parent, new Replies(parent, reply.id(), List.of(new ReplyGroup(reply.ranks(), body))));
     } else {
       accept(reply.id(), p, reply.ranks(), body);
     }
@@ -534,7 +617,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     Pending p = pending == null ? null : pending.get(replies.id());
     if (p == null) {
       // A straggler after a partial flush: it follows on its own.
-      send(parent, replies);
+      send(parent, replies.forwardedTo(parent));
       return;
     }
     for (ReplyGroup g : replies.groups()) {
@@ -562,7 +645,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     if (p.timer != null) {
       p.timer.cancel();
     }
-    send(parent, new Replies(id, p.merger.drain()));
+    send(parent, new Replies(parent, id, p.merger.drain()));
   }
 
   private void onFlushCommand(FlushCommand flush) {
@@ -570,7 +653,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     if (p != null) {
       forget(flush.id());
       if (!p.merger.isEmpty()) {
-        send(parent, new Replies(flush.id(), p.merger.drain()));
+        send(parent, new Replies(parent, flush.id(), p.merger.drain()));
       }
     }
   }
@@ -606,7 +689,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
         }
       }
     }
-    send(parent, new RanksLost(ranks, reason));
+    send(parent, new RanksLost(parent, ranks, reason));
   }
 
   private void onRewire(Rewire rewire) {
@@ -697,11 +780,16 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     }
     if (events != null && !events.isEmpty()) {
       long heldMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - eventsOriginNanos);
-      send(parent, new Events(events.drain(), heldMs));
+      send(parent, new Events(parent, events.drain(), heldMs));
     }
   }
 
   private void onPostStop() {
+    if (misaddressed.count() > 1) {
+      context
+          .getLog()
+          .warn("refused {} messages meant for other nodes in all", misaddressed.count());
+    }
     if (pending != null) {
       pending
           .values()

@@ -46,9 +46,10 @@ class FabricSerializerTest {
     for (Object m :
         List.of(
             new ServerNode.Execute(17, RankSet.parse("1,5-900"), 250, body),
-            new ServerNode.Replies(17, groups),
-            new ServerNode.Events(groups, 42),
-            new ServerNode.RanksLost(RankSet.range(3, 7), "the server of their node at n1 stopped"),
+            new ServerNode.Replies(parent.ref(), 17, groups),
+            new ServerNode.Events(parent.ref(), groups, 42),
+            new ServerNode.RanksLost(
+                parent.ref(), RankSet.range(3, 7), "the server of their node at n1 stopped"),
             new ServerNode.Attach(
                 node.ref(),
                 3,

@@ -138,8 +138,67 @@ class ServerNodeRewireTest {
     leaf.tell(new ServerNode.Execute(9, RankSet.of(2), 0, PRINT_X));
     List<ReplyGroup> ok = List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(Protos.ok())));
     assertEquals(
-        new ServerNode.Replies(9, ok), parent.expectMessageClass(ServerNode.Replies.class, WAIT));
+        new ServerNode.Replies(parent.ref(), 9, ok),
+        parent.expectMessageClass(ServerNode.Replies.class, WAIT));
     stranger.expectNoMessage(Duration.ofMillis(200));
+  }
+
+  /** One group of {@code ranks} answering the text {@code text}. */
+  private static List<ReplyGroup> saying(RankSet ranks, String text) {
+    return List.of(new ReplyGroup(ranks, CanonicalBytes.of(Protos.text(text))));
+  }
+
+  /**
+   * Over aeron-udp an eavesdropper can copy a sealed reply from one JVM's traffic and give it to
+   * another JVM of the session, whose seal has not seen it. Replies name the node they are for: a
+   * copy meant for another node is refused, before the node is wired (it is not kept for later) and
+   * after (it is not merged into the command it awaits); the node's own replies are merged once.
+   */
+  @Test
+  void repliesMeantForAnotherNodeAreRefusedAndTheNodesOwnAreMergedOnce() {
+    TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
+    TestProbe<ServerNode.Command> child = testKit.createTestProbe();
+    ActorRef<ServerNode.Command> root = testKit.spawn(ServerNode.detached(CONFIG, null));
+    ActorRef<ServerNode.Command> other = node(4, CompletableFuture.completedFuture(null));
+    root.tell(new ServerNode.Replies(other.narrow(), 1, saying(RankSet.of(0, 1), "early copy")));
+    root.tell(
+        attach(root, 0, parent.ref(), List.of(new ChildLink(child.ref(), 1, 3, RankSet.of(0, 1)))));
+    root.tell(new ServerNode.Execute(1, RankSet.of(0, 1), 0, PRINT_X));
+    child.expectMessageClass(ServerNode.Execute.class, WAIT);
+    // Another node's replies to the same command: were they merged, they would complete it.
+    root.tell(new ServerNode.Replies(other.narrow(), 1, saying(RankSet.of(0, 1), "copy")));
+    root.tell(new ServerNode.Replies(root.narrow(), 1, saying(RankSet.of(0, 1), "own")));
+    assertEquals(
+        new ServerNode.Replies(parent.ref(), 1, saying(RankSet.of(0, 1), "own")),
+        parent.expectMessageClass(ServerNode.Up.class, WAIT));
+    // Nor does a copy go on as a straggler once the command is complete.
+    root.tell(new ServerNode.Replies(other.narrow(), 1, saying(RankSet.of(0, 1), "late copy")));
+    parent.expectNoMessage(Duration.ofMillis(300));
+  }
+
+  /** As for replies: events and lost ranks meant for another node are refused, its own go on. */
+  @Test
+  void eventsAndLostRanksMeantForAnotherNodeAreRefusedAndTheNodesOwnGoOnOnce() {
+    TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
+    TestProbe<ServerNode.Command> child = testKit.createTestProbe();
+    Duration window = Duration.ofMillis(50);
+    ActorRef<ServerNode.Command> root =
+        testKit.spawn(ServerNode.detached(CONFIG.withEventWindow(window), null));
+    ActorRef<ServerNode.Command> other = node(4, CompletableFuture.completedFuture(null));
+    root.tell(
+        attach(root, 0, parent.ref(), List.of(new ChildLink(child.ref(), 1, 3, RankSet.of(0, 1)))));
+    root.tell(new ServerNode.Events(other.narrow(), saying(RankSet.of(0), "copy"), 0));
+    root.tell(new ServerNode.RanksLost(other.narrow(), RankSet.of(0), "copy"));
+    root.tell(new ServerNode.Events(root.narrow(), saying(RankSet.of(1), "own"), 0));
+    root.tell(new ServerNode.RanksLost(root.narrow(), RankSet.of(1), "own"));
+    assertEquals(
+        new ServerNode.RanksLost(parent.ref(), RankSet.of(1), "own"),
+        parent.expectMessageClass(ServerNode.Up.class, WAIT));
+    ServerNode.Events events = parent.expectMessageClass(ServerNode.Events.class, WAIT);
+    assertEquals(parent.ref(), events.to());
+    assertEquals(saying(RankSet.of(1), "own"), events.groups());
+    // Nothing more: the copies were not held for a later batch.
+    parent.expectNoMessage(window.multipliedBy(6));
   }
 
   @Test
@@ -164,13 +223,14 @@ class ServerNodeRewireTest {
     release.complete(null);
     List<ReplyGroup> ok = List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(Protos.ok())));
     assertEquals(
-        new ServerNode.Replies(7, ok),
+        new ServerNode.Replies(newParent.ref(), 7, ok),
         newParent.expectMessageClass(ServerNode.Replies.class, WAIT));
     // A fence for the old parent: wired back to it, the node's next reply goes there, after
     // anything the node sent it before. Nothing must come before it.
     leaf.tell(new ServerNode.Rewire(leaf, oldParent.ref(), List.of(), RankSet.of(1)));
     leaf.tell(new ServerNode.Execute(8, RankSet.of(2), 0, PRINT_X));
     assertEquals(
-        new ServerNode.Replies(8, ok), oldParent.expectMessageClass(ServerNode.Up.class, WAIT));
+        new ServerNode.Replies(oldParent.ref(), 8, ok),
+        oldParent.expectMessageClass(ServerNode.Up.class, WAIT));
   }
 }

@@ -133,7 +133,8 @@ class ServerNodeTest {
     // first command before the second. A stray reply to the first would come before it.
     t.root().tell(new ServerNode.Execute(2, RankSet.all(ranks), 0, PRINT_X));
     assertEquals(
-        new ServerNode.Replies(2, all), t.parent().expectMessageClass(ServerNode.Up.class, WAIT));
+        new ServerNode.Replies(t.parent().ref(), 2, all),
+        t.parent().expectMessageClass(ServerNode.Up.class, WAIT));
   }
 
   @ParameterizedTest

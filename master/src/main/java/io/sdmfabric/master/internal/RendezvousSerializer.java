@@ -60,6 +60,7 @@ public final class RendezvousSerializer extends SealingSerializer {
           .toByteArray();
     } else if (o instanceof Rendezvous.Challenge c) {
       return ChallengeProto.newBuilder()
+          .setAgent(c.agent())
           .setNonce(ByteString.copyFrom(c.nonce()))
           .build()
           .toByteArray();
@@ -86,7 +87,10 @@ public final class RendezvousSerializer extends SealingSerializer {
             return new Rendezvous.Knock(k.getAgent(), replyTo);
           }
         case CHALLENGE:
-          return new Rendezvous.Challenge(ChallengeProto.parseFrom(bytes).getNonce().toByteArray());
+          {
+            ChallengeProto c = ChallengeProto.parseFrom(bytes);
+            return new Rendezvous.Challenge(c.getAgent(), c.getNonce().toByteArray());
+          }
         case REGISTER:
           {
             RegisterProto r = RegisterProto.parseFrom(bytes);

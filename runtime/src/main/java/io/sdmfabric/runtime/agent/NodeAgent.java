@@ -3,6 +3,7 @@ package io.sdmfabric.runtime.agent;
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.RankBackend;
 import io.sdmfabric.server.RankBackends;
@@ -65,6 +66,7 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
   private final RankSet.Builder unregistered = RankSet.builder();
   private byte[] nonce;
   private long counter;
+  private boolean refusedChallenge;
 
   private NodeAgent(
       ActorContext<Message> context,
@@ -126,6 +128,20 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
   }
 
   private Behavior<Message> onChallenged(Challenged c) {
+    if (!c.challenge().agent().equals(name)) {
+      // Another agent's challenge, copied to this one: its nonce would make every registration of
+      // this agent fail.
+      if (!refusedChallenge) {
+        refusedChallenge = true;
+        getContext()
+            .getLog()
+            .warn(
+                "refused a challenge meant for agent {}: this is {}",
+                TerminalText.escape(c.challenge().agent()),
+                TerminalText.escape(name));
+      }
+      return this;
+    }
     if (nonce == null) {
       timers.cancel(Knock.INSTANCE);
       nonce = c.challenge().nonce();

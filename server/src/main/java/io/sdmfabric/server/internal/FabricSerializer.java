@@ -100,18 +100,21 @@ public final class FabricSerializer extends SealingSerializer {
           .toByteArray();
     } else if (o instanceof ServerNode.Replies r) {
       return RepliesProto.newBuilder()
+          .setTo(resolver.toSerializationFormat(r.to()))
           .setId(r.id())
           .addAllGroups(groups(r.groups()))
           .build()
           .toByteArray();
     } else if (o instanceof ServerNode.Events e) {
       return EventsProto.newBuilder()
+          .setTo(resolver.toSerializationFormat(e.to()))
           .addAllGroups(groups(e.groups()))
           .setHeldMs(e.heldMs())
           .build()
           .toByteArray();
     } else if (o instanceof ServerNode.RanksLost l) {
       return RanksLostProto.newBuilder()
+          .setTo(resolver.toSerializationFormat(l.to()))
           .setRanks(ranks(l.ranks()))
           .setReason(l.reason())
           .build()
@@ -149,16 +152,21 @@ public final class FabricSerializer extends SealingSerializer {
         case REPLIES:
           {
             RepliesProto r = RepliesProto.parseFrom(bytes);
-            return new ServerNode.Replies(r.getId(), groupsFrom(r.getGroupsList()));
+            ActorRef<ServerNode.Up> to = resolver.resolveActorRef(r.getTo());
+            return new ServerNode.Replies(to, r.getId(), groupsFrom(r.getGroupsList()));
           }
         case EVENTS:
           {
             EventsProto e = EventsProto.parseFrom(bytes);
-            return new ServerNode.Events(groupsFrom(e.getGroupsList()), e.getHeldMs());
+            ActorRef<ServerNode.Up> to = resolver.resolveActorRef(e.getTo());
+            return new ServerNode.Events(to, groupsFrom(e.getGroupsList()), e.getHeldMs());
           }
         case LOST:
-          RanksLostProto lost = RanksLostProto.parseFrom(bytes);
-          return new ServerNode.RanksLost(ranks(lost.getRanks()), lost.getReason());
+          {
+            RanksLostProto lost = RanksLostProto.parseFrom(bytes);
+            ActorRef<ServerNode.Up> to = resolver.resolveActorRef(lost.getTo());
+            return new ServerNode.RanksLost(to, ranks(lost.getRanks()), lost.getReason());
+          }
         default:
           throw new NotSerializableException("unknown manifest of a tree message: " + manifest);
       }
