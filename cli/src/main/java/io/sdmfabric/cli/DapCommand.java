@@ -11,6 +11,7 @@ import io.sdmfabric.frontend.dap.LaunchConfig;
 import io.sdmfabric.frontend.dap.SdmDebugAdapter;
 import io.sdmfabric.frontend.dap.SessionOpener;
 import io.sdmfabric.master.Rendezvous;
+import io.sdmfabric.model.RateLimitedLog;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.ClusterSettings;
@@ -73,6 +74,11 @@ final class DapCommand implements Callable<Integer> {
   /** How long a connection has to present its token and its first message's header. */
   private static final int HANDSHAKE_MS = 10_000;
 
+  /** Refused connections shown in full per interval; the others are counted. */
+  private static final int REFUSALS_SHOWN = 5;
+
+  private static final java.time.Duration REFUSALS_INTERVAL = java.time.Duration.ofSeconds(10);
+
   /** At most this many connections wait for their token at once; more are refused. */
   private static final int HANDSHAKES = 16;
 
@@ -115,6 +121,14 @@ final class DapCommand implements Callable<Integer> {
       return 2;
     }
     Set<Socket> clients = ConcurrentHashMap.newKeySet();
+    RateLimitedLog refusals =
+        new RateLimitedLog(
+            err::println,
+            REFUSALS_INTERVAL,
+            REFUSALS_SHOWN,
+            1,
+            "refused connections",
+            System::nanoTime);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
@@ -122,6 +136,7 @@ final class DapCommand implements Callable<Integer> {
                   // The token goes before the port: a later sdm dap on the same port writes its
                   // own.
                   DapTokenFile.delete(tokenFile);
+                  refusals.flushAll();
                   // The clients' streams end: each adapter ends its session.
                   closeQuietly(server);
                   clients.forEach(DapCommand::closeQuietly);
@@ -161,7 +176,7 @@ final class DapCommand implements Callable<Integer> {
       }
       if (uid.isEmpty() || uid.getAsInt() != own) {
         refuse(
-            err,
+            refusals,
             client,
             uid.isPresent()
                 ? "it belongs to user " + uid.getAsInt() + ", not to " + own
@@ -169,7 +184,8 @@ final class DapCommand implements Callable<Integer> {
         continue;
       }
       if (!handshakes.tryAcquire()) {
-        refuse(err, client, "already " + HANDSHAKES + " connections are presenting their token");
+        refuse(
+            refusals, client, "already " + HANDSHAKES + " connections are presenting their token");
         continue;
       }
       clients.add(client);
@@ -177,7 +193,7 @@ final class DapCommand implements Callable<Integer> {
           new Thread(
               () -> {
                 try {
-                  serve(client, token, handshakes, err);
+                  serve(client, token, handshakes, err, refusals);
                 } finally {
                   closeQuietly(client);
                   clients.remove(client);
@@ -193,7 +209,8 @@ final class DapCommand implements Callable<Integer> {
    * Serves one connection of a process of this user once it has presented {@code token} and a DAP
    * header ({@link DapPortGate#admit}); refuses it, unread by the DAP library, otherwise.
    */
-  private static void serve(Socket client, String token, Semaphore handshakes, PrintStream err) {
+  private static void serve(
+      Socket client, String token, Semaphore handshakes, PrintStream err, RateLimitedLog refusals) {
     InputStream admitted;
     try {
       try {
@@ -204,10 +221,10 @@ final class DapCommand implements Callable<Integer> {
         handshakes.release();
       }
     } catch (SocketTimeoutException e) {
-      refuse(err, client, "it sent no token and message within " + HANDSHAKE_MS / 1000 + " s");
+      refuse(refusals, client, "it sent no token and message within " + HANDSHAKE_MS / 1000 + " s");
       return;
     } catch (IOException e) {
-      refuse(err, client, e.getMessage());
+      refuse(refusals, client, e.getMessage());
       return;
     }
     try {
@@ -217,10 +234,14 @@ final class DapCommand implements Callable<Integer> {
     }
   }
 
-  /** Closes {@code client} and says why on one line, escaped: the reason may quote the client. */
-  private static void refuse(PrintStream err, Socket client, String why) {
+  /**
+   * Closes {@code client} and says why on one line, escaped (the reason may quote the client), at
+   * most a few a time: a web page can open connections in a loop.
+   */
+  private static void refuse(RateLimitedLog refusals, Socket client, String why) {
     closeQuietly(client);
-    err.println(
+    refusals.log(
+        client.getInetAddress().getHostAddress(),
         TerminalText.escape(
             "sdm dap: refused a connection from "
                 + client.getInetAddress().getHostAddress()

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the token. Each attack carries an {@code attach} whose {@code rsh} would {@code touch} a marker
  * file: before the token and the framing check, that request ran.
  */
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class SdmDapPortIT {
   private static final Pattern LISTENING =
       Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)(?:; .* the token in (\\S+))?\n");
@@ -79,6 +80,30 @@ class SdmDapPortIT {
     assertRefused(post, marker, "it is an HTTP request, not sdm's DAP (a web page's?): \"POST /");
     assertTrue(initializes(), "the client with the token was not served:\n" + server.err());
     assertFalse(Files.exists(marker), "the page's attach ran its rsh");
+  }
+
+  /**
+   * A page that fetches the port in a loop: its refusals take a few lines of sdm dap's standard
+   * error, then are counted, and the adapter still serves the client with the token. Last, since
+   * the other tests wait for their refusal's own line.
+   */
+  @Test
+  @org.junit.jupiter.api.Order(Integer.MAX_VALUE)
+  void aFloodOfRefusedConnectionsTakesAFewLinesThenACount() throws Exception {
+    int before = server.err().length();
+    int flood = 200;
+    for (int i = 0; i < flood; i++) {
+      try (Socket s = new Socket("127.0.0.1", port)) {
+        s.getOutputStream().write("GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        s.setSoTimeout(30_000);
+        readToEnd(s.getInputStream()); // closed by the adapter once refused
+      }
+    }
+    assertTrue(initializes(), "the client with the token was not served:\n" + server.err());
+    String said = lineAfter(before);
+    long refusedLines = said.lines().filter(l -> l.contains("refused a connection")).count();
+    assertTrue(refusedLines <= 5, said);
+    assertTrue(said.lines().count() <= 6, "a few lines and at most one count:\n" + said);
   }
 
   @Test
