@@ -28,15 +28,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The session's secret and keystore never cross the network between nodes (issue #25, item 1): a
  * packet capture of the test bed's bridge, taken while a session of two nodes starts under mpirun
- * and under srun, holds neither the secret (in hex or raw), nor the keystore's bytes (raw or
- * base64), nor its private key. The capture itself is checked to have seen the launch: the path of
- * the session's key directory, which the agents' command line carries, is in it. And with {@code
- * --secrets-in-clear} the secret is there, as the option warns.
+ * and under srun (and over aeron-udp, whose seal is keyed by the secret), holds neither the secret
+ * (in hex or raw), nor the keystore's bytes (raw or base64), nor its private key. The capture
+ * itself is checked to have seen the launch: the path of the session's key directory, which the
+ * agents' command line carries, is in it. And with {@code --secrets-in-clear} the secret is there,
+ * as the option warns.
  */
 class SdmSecretsOnTheWireIT {
   /** Long enough that a match is no accident; every window of the keystore of this size counts. */
@@ -62,14 +63,18 @@ class SdmSecretsOnTheWireIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"mpirun", "srun"})
-  void neitherTheSecretNorTheKeystoreCrossesTheBridge(String launcher) throws Exception {
-    Captured c = captureASession(launcher, false);
+  @CsvSource({"mpirun,tls-tcp", "srun,tls-tcp", "mpirun,aeron-udp"})
+  void neitherTheSecretNorTheKeystoreCrossesTheBridge(String launcher, String transport)
+      throws Exception {
+    Captured c = captureASession(launcher, transport, false);
     assertTrue(
         c.contains(c.keyDirectory.toString().getBytes(StandardCharsets.US_ASCII)),
         "the capture saw the agents' launch (their command line names the key directory)");
     assertFalse(c.contains(c.secretHex.getBytes(StandardCharsets.US_ASCII)), "the secret in hex");
     assertFalse(c.contains(HexFormat.of().parseHex(c.secretHex)), "the secret's bytes");
+    if (c.keystore.length == 0) {
+      return; // no keystore over aeron-udp
+    }
     assertFalse(c.contains(c.privateKey), "the session's private key");
     assertFalse(
         c.contains(HexFormat.of().formatHex(c.privateKey).getBytes(StandardCharsets.US_ASCII)),
@@ -85,7 +90,7 @@ class SdmSecretsOnTheWireIT {
 
   @Test
   void withSecretsInClearTheSecretIsOnTheBridgeAsTheWarningSays() throws Exception {
-    Captured c = captureASession("mpirun", true);
+    Captured c = captureASession("mpirun", "tls-tcp", true);
     assertTrue(c.contains(c.secretHex.getBytes(StandardCharsets.US_ASCII)), "the secret in hex");
   }
 
@@ -115,7 +120,8 @@ class SdmSecretsOnTheWireIT {
    * Captures the bridge while a session of 4 ranks on 2 nodes starts under {@code launcher}, stops
    * at a breakpoint and ends; reads the session's keys from its key directory meanwhile.
    */
-  private static Captured captureASession(String launcher, boolean inClear) throws Exception {
+  private static Captured captureASession(String launcher, String transport, boolean inClear)
+      throws Exception {
     Path pcap = Files.createTempFile(Path.of("target"), "bridge-", ".pcap");
     Process tcpdump =
         new ProcessBuilder("tcpdump", "-i", bridge(), "-s", "0", "-U", "-n", "-w", pcap.toString())
@@ -125,7 +131,8 @@ class SdmSecretsOnTheWireIT {
     try {
       awaitListening(tcpdump);
       Set<Path> before = keyDirectories();
-      List<String> args = new ArrayList<>(List.of("debug", "--launcher", launcher));
+      List<String> args =
+          new ArrayList<>(List.of("debug", "--launcher", launcher, "--transport", transport));
       if (inClear) {
         args.add("--secrets-in-clear");
       }
@@ -158,14 +165,19 @@ class SdmSecretsOnTheWireIT {
         assertEquals(1, now.size(), "one new key directory in sdm's home: " + now);
         dir = now.iterator().next();
         secret = Files.readString(dir.resolve("secret")).strip();
-        keystore = Files.readAllBytes(dir.resolve("session.p12"));
+        Path p12 = dir.resolve("session.p12");
+        keystore = Files.exists(p12) ? Files.readAllBytes(p12) : new byte[0];
         sdm.type("quit");
         assertEquals(0, sdm.finish(Duration.ofSeconds(60)), sdm.toString());
       }
       assertFalse(Files.exists(dir), "the session deleted its key directory at its end");
       stop(tcpdump);
       return new Captured(
-          Files.readAllBytes(pcap), dir, secret, keystore, privateKey(keystore, secret));
+          Files.readAllBytes(pcap),
+          dir,
+          secret,
+          keystore,
+          keystore.length == 0 ? new byte[0] : privateKey(keystore, secret));
     } finally {
       tcpdump.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       Files.deleteIfExists(pcap);
