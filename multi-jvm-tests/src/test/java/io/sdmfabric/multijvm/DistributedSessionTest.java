@@ -1,6 +1,7 @@
 package io.sdmfabric.multijvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.master.Session;
@@ -48,8 +49,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class DistributedSessionTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
-  private static final String OUTSIDER_AERON =
-      ClusterSettings.aeronDirectory(ProcessHandle.current().pid()) + "-outsider";
   private final List<Process> agents = new ArrayList<>();
   private ActorSystem<Session.Command> master;
   private ActorTestKit testKit;
@@ -63,18 +62,17 @@ class DistributedSessionTest {
   @AfterEach
   void stopEverything() throws Exception {
     for (Process p : agents) {
-      // SIGTERM first: the agent's actor system shuts down and Aeron removes its directory.
+      // SIGTERM first: the agent's actor system shuts down and its Aeron directory goes.
       p.destroy();
       if (!p.waitFor(20, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         p.waitFor(30, TimeUnit.SECONDS);
       }
-      deleteRecursively(Path.of(ClusterSettings.aeronDirectory(p.pid())));
+      ClusterSettings.removeAeronDirectoriesOf(p.pid());
     }
     if (testKit != null) {
       shutdown(testKit.system());
     }
-    deleteRecursively(Path.of(ClusterSettings.aeronDirectory(ProcessHandle.current().pid())));
     if (keystore != null) {
       keystore.close();
     }
@@ -113,17 +111,6 @@ class DistributedSessionTest {
       keystore = SessionKeystore.generate(secret);
     }
     return keystore;
-  }
-
-  /** Removes what an Aeron media driver left in /dev/shm (a JVM killed by SIGKILL leaves it). */
-  private static void deleteRecursively(Path dir) throws java.io.IOException {
-    if (Files.exists(dir)) {
-      try (var paths = Files.walk(dir)) {
-        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
-    }
   }
 
   /** An agent of the session over the default transport, tls-tcp. */
@@ -330,13 +317,9 @@ class DistributedSessionTest {
           ActorSystem.create(
               org.apache.pekko.actor.typed.javadsl.Behaviors.empty(),
               ClusterSettings.SYSTEM,
-              // An Aeron media driver of its own: the master's has this JVM's directory.
-              com.typesafe.config.ConfigFactory.parseString(
-                      "pekko.remote.artery.advanced.aeron.aeron-dir = \"" + OUTSIDER_AERON + "\"")
-                  .withFallback(
-                      transport == ClusterSettings.Transport.TLS_TCP
-                          ? ClusterSettings.at("127.0.0.1", 0, theirKeystore)
-                          : ClusterSettings.at("127.0.0.1", 0, transport, theirs)));
+              transport == ClusterSettings.Transport.TLS_TCP
+                  ? ClusterSettings.at("127.0.0.1", 0, theirKeystore)
+                  : ClusterSettings.at("127.0.0.1", 0, transport, theirs));
       ActorTestKit outside = ActorTestKit.create(outsider);
       try {
         TestProbe<ServerNode.Up> stolen = outside.createTestProbe();
@@ -367,11 +350,75 @@ class DistributedSessionTest {
         stolen.expectNoMessage(Duration.ofSeconds(5));
       } finally {
         shutdown(outside.system());
-        deleteRecursively(Path.of(OUTSIDER_AERON));
       }
     }
     // The program still runs on every rank, and every rank still answers the session.
     assertEquals(before, call(evaluate("rank"), RankSet.all(size)));
+  }
+
+  /**
+   * Another local user pre-plants directories, each holding links to the user's files, at the old
+   * predictable names of Aeron's directories (/dev/shm/sdm-aeron-PID, this JVM's and those of the
+   * next few hundred processes, so the agent's): Aeron deleted such a directory following the links
+   * (issue 25, item 2). Now a session over aeron-udp starts, deletes nothing of them, and when it
+   * ends neither the master nor the agent (stopped with SIGTERM) leaves a directory behind.
+   */
+  @Test
+  void plantedAeronDirectoriesDeleteNothingAndNoJvmLeavesItsOwnBehind() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        System.getProperty("user.name").equals("root"), "needs root to plant as another user");
+    Path victim = Files.createTempDirectory(logs(), "victim-").toAbsolutePath();
+    Files.writeString(victim.resolve("precious"), "the user's file");
+    long last = Long.parseLong(Files.readString(Path.of("/proc/sys/kernel/ns_last_pid")).trim());
+    List<Path> planted = new ArrayList<>();
+    try {
+      java.util.stream.LongStream.concat(
+              java.util.stream.LongStream.of(ProcessHandle.current().pid()),
+              java.util.stream.LongStream.rangeClosed(last + 1, last + 400))
+          .mapToObj(pid -> Path.of("/dev/shm/sdm-aeron-" + pid))
+          .filter(dir -> !Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+          .forEach(planted::add);
+      for (Path dir : planted) {
+        Files.createDirectory(dir);
+        Files.createSymbolicLink(dir.resolve("link"), victim);
+      }
+      List<String> chown = new ArrayList<>(List.of("chown", "-h", "nobody"));
+      for (Path dir : planted) {
+        chown.add(dir.toString());
+        chown.add(dir.resolve("link").toString());
+      }
+      assertEquals(0, new ProcessBuilder(chown).inheritIO().start().waitFor());
+
+      int size = 2;
+      ClusterSettings.Transport aeron = ClusterSettings.Transport.AERON_UDP;
+      @SuppressWarnings("unchecked")
+      TestProbe<SessionEvent>[] probe = new TestProbe[1];
+      int port = startMaster(size, WAIT, probe, aeron);
+      Process agent = agent(port, "0-1", size, secret, aeron);
+      probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT);
+      call(LOAD, RankSet.all(size));
+      assertEquals(size, call(evaluate("rank"), RankSet.all(size)).size());
+
+      agent.destroy();
+      assertTrue(agent.waitFor(60, TimeUnit.SECONDS), "the agent did not end at SIGTERM");
+      shutdown(testKit.system());
+      testKit = null;
+      for (long pid : new long[] {agent.pid(), ProcessHandle.current().pid()}) {
+        try (var left =
+            Files.newDirectoryStream(ClusterSettings.aeronParent(), "aeron-" + pid + "-*")) {
+          assertFalse(left.iterator().hasNext(), "process " + pid + " left its Aeron directory");
+        }
+      }
+      assertTrue(Files.exists(victim.resolve("precious")), "the user's file was deleted");
+      for (Path dir : planted) {
+        assertTrue(Files.isSymbolicLink(dir.resolve("link")), dir + " was emptied");
+      }
+    } finally {
+      for (Path dir : planted) {
+        Files.deleteIfExists(dir.resolve("link"));
+        Files.deleteIfExists(dir);
+      }
+    }
   }
 
   @Test
