@@ -16,7 +16,7 @@ final class DistributedOptions {
       paramLabel = "NAME",
       description =
           "between the JVMs of a launched or attached job: tls-tcp (encrypted, authenticated),"
-              + " aeron-udp (messages sealed; cluster traffic in clear) or insecure-tcp (for a"
+              + " aeron-udp (every message sealed, not TLS) or insecure-tcp (for a"
               + " trusted test network only: anyone who reaches it runs commands as you)"
               + " (default: ${DEFAULT-VALUE})")
   String transport = "tls-tcp";
@@ -51,9 +51,9 @@ final class DistributedOptions {
               + " every rank");
     } else if (t == ClusterSettings.Transport.AERON_UDP) {
       err.println(
-          "sdm: aeron-udp: sdm's own messages are sealed, but the cluster's membership traffic"
-              + " is not: an outsider on the network can disturb the session, though not read it"
-              + " or run commands");
+          "sdm: aeron-udp: every message is sealed with a key from the session's secret, but"
+              + " not by TLS: a copy of a reply taken off the network can garble what you see of"
+              + " one command for a minute, though it cannot read the session or run commands");
     }
     return t;
   }

@@ -356,6 +356,169 @@ class DistributedSessionTest {
     assertEquals(before, call(evaluate("rank"), RankSet.all(size)));
   }
 
+  /** The address of the session's agent (the one member that is not the master). */
+  private String agentAddress() {
+    return java.util.stream.StreamSupport.stream(
+            Cluster.get(master).state().getMembers().spliterator(), false)
+        .map(m -> m.address().toString())
+        .filter(a -> !a.equals(Cluster.get(master).selfMember().address().toString()))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /**
+   * An outsider's actor system: sdm's classes and Pekko Cluster, over {@code transport}, with
+   * another session's key material.
+   */
+  private static ActorSystem<Void> outsider(
+      ClusterSettings.Transport transport, SessionSecret theirs, SessionKeystore theirKeystore) {
+    return ActorSystem.create(
+        org.apache.pekko.actor.typed.javadsl.Behaviors.empty(),
+        ClusterSettings.SYSTEM,
+        transport == ClusterSettings.Transport.TLS_TCP
+            ? ClusterSettings.at("127.0.0.1", 0, theirKeystore)
+            : ClusterSettings.at("127.0.0.1", 0, transport, theirs));
+  }
+
+  /**
+   * Pekko's untrusted mode, or its equivalent (issue 25, item 4): an outsider sends PoisonPill and
+   * Kill to the tree's actors (an agent's server, the master's root), by path and by actor
+   * selection, and asks them and the guardians who they are (Identify, by actor selection). Over
+   * the secure transports no ActorIdentity comes back and every rank still answers; over
+   * insecure-tcp the actors answer the outsider (the test sees an attack that works).
+   */
+  @ParameterizedTest
+  @EnumSource(ClusterSettings.Transport.class)
+  void anOutsidersPoisonPillKillAndIdentifyAreIgnored(ClusterSettings.Transport transport)
+      throws Exception {
+    int size = 2;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, WAIT, probe, transport);
+    agent(port, "0-1", size, secret, transport);
+    probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT);
+    call(LOAD, RankSet.all(size));
+    Map<EventBody, RankSet> before = call(evaluate("rank"), RankSet.all(size));
+    String agent = agentAddress();
+    String masterAddress = Cluster.get(master).selfMember().address().toString();
+    List<String> actors = List.of(agent + "/user/node", masterAddress + "/user/tree");
+    List<String> guardians =
+        List.of(agent + "/user", masterAddress + "/user", agent + "/system/cluster/core/daemon");
+
+    SessionSecret theirs = SessionSecret.random();
+    try (SessionKeystore theirKeystore = SessionKeystore.generate(theirs)) {
+      ActorTestKit outside = ActorTestKit.create(outsider(transport, theirs, theirKeystore));
+      try {
+        org.apache.pekko.actor.ActorSystem classic = Adapter.toClassic(outside.system());
+        TestProbe<Object> answers = outside.createTestProbe();
+        org.apache.pekko.actor.ActorRef replyTo = Adapter.toClassic(answers.ref());
+        List<String> everyone =
+            java.util.stream.Stream.concat(actors.stream(), guardians.stream()).toList();
+        if (transport.insecure()) {
+          for (String path : everyone) {
+            classic.actorSelection(path).tell(new org.apache.pekko.actor.Identify(path), replyTo);
+          }
+          assertTrue(
+              answers.expectMessageClass(Object.class, WAIT)
+                  instanceof org.apache.pekko.actor.ActorIdentity);
+          return;
+        }
+        for (String path : actors) {
+          org.apache.pekko.actor.ActorRef byPath =
+              ((org.apache.pekko.actor.ExtendedActorSystem) classic)
+                  .provider()
+                  .resolveActorRef(path);
+          byPath.tell(org.apache.pekko.actor.PoisonPill.getInstance(), replyTo);
+          byPath.tell(org.apache.pekko.actor.Kill.getInstance(), replyTo);
+          classic
+              .actorSelection(path)
+              .tell(org.apache.pekko.actor.PoisonPill.getInstance(), replyTo);
+          classic.actorSelection(path).tell(org.apache.pekko.actor.Kill.getInstance(), replyTo);
+        }
+        for (String path : everyone) {
+          classic.actorSelection(path).tell(new org.apache.pekko.actor.Identify(path), replyTo);
+        }
+        // No rank is lost (a stopped server's ranks would be, within a second), and in all that
+        // time nothing answered the outsider.
+        probe[0].expectNoMessage(Duration.ofSeconds(5));
+        answers.expectNoMessage(Duration.ofMillis(100));
+      } finally {
+        shutdown(outside.system());
+      }
+    }
+    // Every rank still answers, with its program running.
+    assertEquals(before, call(evaluate("rank"), RankSet.all(size)));
+  }
+
+  /**
+   * Forged cluster gossip (issue 25, item 8): an outsider tries to join the session's cluster, and
+   * sends Pekko's cluster daemons of the master and of the agent a Down and a Leave for the other
+   * (a member's right), by path and by actor selection. Before Pekko's messages were sealed over
+   * aeron-udp the outsider joined and the agent was downed, its ranks lost. Now the cluster keeps
+   * its two members, up, no rank is lost, and every rank answers.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = ClusterSettings.Transport.class,
+      names = {"AERON_UDP", "TLS_TCP"})
+  void anOutsidersForgedClusterMessagesNeitherJoinItNorLoseAMember(
+      ClusterSettings.Transport transport) throws Exception {
+    int size = 2;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, WAIT, probe, transport);
+    agent(port, "0-1", size, secret, transport);
+    probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT);
+    call(LOAD, RankSet.all(size));
+    Map<EventBody, RankSet> before = call(evaluate("rank"), RankSet.all(size));
+    org.apache.pekko.actor.Address masterAddress = Cluster.get(master).selfMember().address();
+    org.apache.pekko.actor.Address agent =
+        org.apache.pekko.actor.AddressFromURIString.parse(agentAddress());
+
+    SessionSecret theirs = SessionSecret.random();
+    try (SessionKeystore theirKeystore = SessionKeystore.generate(theirs)) {
+      ActorTestKit outside = ActorTestKit.create(outsider(transport, theirs, theirKeystore));
+      try {
+        Cluster.get(outside.system()).manager().tell(Join.create(masterAddress));
+        org.apache.pekko.actor.ExtendedActorSystem classic =
+            (org.apache.pekko.actor.ExtendedActorSystem) Adapter.toClassic(outside.system());
+        for (var target :
+            List.of(
+                java.util.Map.entry(masterAddress, agent),
+                java.util.Map.entry(agent, masterAddress))) {
+          String daemon = target.getKey() + "/system/cluster/core/daemon";
+          for (String action : List.of("Down", "Leave")) {
+            Object forged =
+                Class.forName("org.apache.pekko.cluster.ClusterUserAction$" + action)
+                    .getConstructor(org.apache.pekko.actor.Address.class)
+                    .newInstance(target.getValue());
+            classic.provider().resolveActorRef(daemon).tell(forged, null);
+            classic.actorSelection(daemon).tell(forged, null);
+          }
+        }
+        // The master downs a member it has not reached for 3 s: far longer than a forged Down
+        // takes to act, and long enough for a join to be seen.
+        probe[0].expectNoMessage(Duration.ofSeconds(10));
+        assertTrue(
+            java.util.stream.StreamSupport.stream(
+                    Cluster.get(outside.system()).state().getMembers().spliterator(), false)
+                .noneMatch(m -> m.address().equals(masterAddress)),
+            "the outsider joined the session's cluster");
+      } finally {
+        shutdown(outside.system());
+      }
+    }
+    List<org.apache.pekko.cluster.Member> members =
+        java.util.stream.StreamSupport.stream(
+                Cluster.get(master).state().getMembers().spliterator(), false)
+            .toList();
+    assertEquals(2, members.size(), members.toString());
+    assertTrue(
+        members.stream().allMatch(m -> m.status() == org.apache.pekko.cluster.MemberStatus.up()),
+        members.toString());
+    assertEquals(before, call(evaluate("rank"), RankSet.all(size)));
+  }
+
   /**
    * Another local user pre-plants directories, each holding links to the user's files, at the old
    * predictable names of Aeron's directories (/dev/shm/sdm-aeron-PID, this JVM's and those of the

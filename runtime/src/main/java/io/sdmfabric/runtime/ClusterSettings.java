@@ -30,13 +30,13 @@ public final class ClusterSettings {
      */
     TLS_TCP("tls-tcp", "tls-tcp"),
     /**
-     * Aeron over UDP, which cannot carry TLS: the session's own messages are sealed instead (see
-     * {@code SealingSerializer}: encrypted, authenticated, replays refused), while Pekko's own
-     * cluster traffic travels in clear, so an outsider can disturb the cluster (a denial of
-     * service) but not run a command or read a reply. Aeron's threads spin while idle; at the
-     * lowest idle CPU level they back off soonest, which a small machine whose cores also run gdbs
-     * needs (FACTS.md: 4.3 ms p50 at level 1, 6.7 ms at the default 5). Needs {@code --add-opens
-     * java.base/sun.nio.ch}.
+     * Aeron over UDP, which cannot carry TLS: every message is sealed instead, the session's own
+     * ({@code SealingSerializer}) and Pekko's (cluster membership, Artery's handshake, PoisonPill,
+     * Identify, actor selections: {@link SealedPekkoSerializer}), encrypted, authenticated and
+     * replays refused, so an outsider's message is refused before it is decoded. Aeron's threads
+     * spin while idle; at the lowest idle CPU level they back off soonest, which a small machine
+     * whose cores also run gdbs needs (FACTS.md: 4.3 ms p50 at level 1, 6.7 ms at the default 5).
+     * Needs {@code --add-opens java.base/sun.nio.ch}.
      */
     AERON_UDP("aeron-udp", "aeron-udp"),
     /**
@@ -154,6 +154,7 @@ public final class ClusterSettings {
               SealingSerializer.KEY_SETTING
                   + " = "
                   + ConfigUtil.quoteString(MessageSeal.sessionKey(secret)))
+          .withFallback(SealedPekkoSerializer.everyPekkoSerializer(settings))
           .withFallback(settings);
     }
     return settings;
