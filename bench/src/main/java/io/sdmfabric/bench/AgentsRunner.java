@@ -354,7 +354,7 @@ public final class AgentsRunner {
       stopAgents(started);
       throw new IllegalStateException("the master did not stop within a minute", e);
     }
-    deleteRecursively(Path.of(ClusterSettings.aeronDirectory(ProcessHandle.current().pid())));
+    ClusterSettings.removeAeronDirectoriesOf(ProcessHandle.current().pid());
     double masterStopped = (System.nanoTime() - stop) / 1e9;
     stopAgents(started);
     System.err.printf(
@@ -448,7 +448,7 @@ public final class AgentsRunner {
         p.destroyForcibly();
         p.waitFor(30, TimeUnit.SECONDS);
       }
-      deleteRecursively(Path.of(ClusterSettings.aeronDirectory(p.pid())));
+      ClusterSettings.removeAeronDirectoriesOf(p.pid());
       LIVE.remove(p);
     }
   }
@@ -461,13 +461,13 @@ public final class AgentsRunner {
     for (Process p : LIVE) {
       try {
         p.waitFor(30, TimeUnit.SECONDS);
-        deleteRecursively(Path.of(ClusterSettings.aeronDirectory(p.pid())));
+        ClusterSettings.removeAeronDirectoriesOf(p.pid());
       } catch (IOException | InterruptedException e) {
         System.err.println("[agents] cleaning up after agent " + p.pid() + ": " + e);
       }
     }
     try {
-      deleteRecursively(Path.of(ClusterSettings.aeronDirectory(ProcessHandle.current().pid())));
+      ClusterSettings.removeAeronDirectoriesOf(ProcessHandle.current().pid());
     } catch (IOException e) {
       System.err.println("[agents] removing this JVM's Aeron directory: " + e);
     }

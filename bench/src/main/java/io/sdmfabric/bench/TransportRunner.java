@@ -167,11 +167,11 @@ public final class TransportRunner {
         if (!agent.waitFor(20, TimeUnit.SECONDS)) {
           agent.destroyForcibly().waitFor();
         }
-        deleteRecursively(Path.of(ClusterSettings.aeronDirectory(agent.pid())));
+        ClusterSettings.removeAeronDirectoriesOf(agent.pid());
       }
       master.terminate();
       master.getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
-      deleteRecursively(Path.of(ClusterSettings.aeronDirectory(ProcessHandle.current().pid())));
+      ClusterSettings.removeAeronDirectoriesOf(ProcessHandle.current().pid());
       if (keystore != null) {
         keystore.close();
       }

@@ -17,7 +17,7 @@ final class DistributedOptions {
       paramLabel = "NAME",
       description =
           "between the JVMs of a launched or attached job: tls-tcp (encrypted, authenticated),"
-              + " aeron-udp (messages sealed; cluster traffic in clear) or insecure-tcp (for a"
+              + " aeron-udp (every message sealed, not TLS) or insecure-tcp (for a"
               + " trusted test network only: anyone who reaches it runs commands as you)"
               + " (default: ${DEFAULT-VALUE})")
   String transport = "tls-tcp";
@@ -62,9 +62,10 @@ final class DistributedOptions {
               + " every rank");
     } else if (t == ClusterSettings.Transport.AERON_UDP) {
       err.println(
-          "sdm: aeron-udp: sdm's own messages are sealed, but the cluster's membership traffic"
-              + " is not: an outsider on the network can disturb the session, though not read it"
-              + " or run commands");
+          "sdm: aeron-udp: every message is sealed with a key from the session's secret, but"
+              + " not by TLS: an eavesdropper sees which actors talk and when (not what), and a"
+              + " copied heartbeat can hide a lost node for a minute; nobody outside the session"
+              + " can read it or run commands");
     }
     return t;
   }

@@ -1,6 +1,7 @@
 package io.sdmfabric.multijvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.master.Session;
@@ -50,8 +51,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class DistributedSessionTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
-  private static final String OUTSIDER_AERON =
-      ClusterSettings.aeronDirectory(ProcessHandle.current().pid()) + "-outsider";
   private final List<Process> agents = new ArrayList<>();
   private ActorSystem<Session.Command> master;
   private ActorTestKit testKit;
@@ -65,18 +64,17 @@ class DistributedSessionTest {
   @AfterEach
   void stopEverything() throws Exception {
     for (Process p : agents) {
-      // SIGTERM first: the agent's actor system shuts down and Aeron removes its directory.
+      // SIGTERM first: the agent's actor system shuts down and its Aeron directory goes.
       p.destroy();
       if (!p.waitFor(20, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         p.waitFor(30, TimeUnit.SECONDS);
       }
-      deleteRecursively(Path.of(ClusterSettings.aeronDirectory(p.pid())));
+      ClusterSettings.removeAeronDirectoriesOf(p.pid());
     }
     if (testKit != null) {
       shutdown(testKit.system());
     }
-    deleteRecursively(Path.of(ClusterSettings.aeronDirectory(ProcessHandle.current().pid())));
     if (keystore != null) {
       keystore.close();
     }
@@ -115,17 +113,6 @@ class DistributedSessionTest {
       keystore = SessionKeystore.generate(secret);
     }
     return keystore;
-  }
-
-  /** Removes what an Aeron media driver left in /dev/shm (a JVM killed by SIGKILL leaves it). */
-  private static void deleteRecursively(Path dir) throws java.io.IOException {
-    if (Files.exists(dir)) {
-      try (var paths = Files.walk(dir)) {
-        for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
-    }
   }
 
   /** An agent of the session over the default transport, tls-tcp. */
@@ -332,13 +319,9 @@ class DistributedSessionTest {
           ActorSystem.create(
               org.apache.pekko.actor.typed.javadsl.Behaviors.empty(),
               ClusterSettings.SYSTEM,
-              // An Aeron media driver of its own: the master's has this JVM's directory.
-              com.typesafe.config.ConfigFactory.parseString(
-                      "pekko.remote.artery.advanced.aeron.aeron-dir = \"" + OUTSIDER_AERON + "\"")
-                  .withFallback(
-                      transport == ClusterSettings.Transport.TLS_TCP
-                          ? ClusterSettings.at("127.0.0.1", 0, theirKeystore)
-                          : ClusterSettings.at("127.0.0.1", 0, transport, theirs)));
+              transport == ClusterSettings.Transport.TLS_TCP
+                  ? ClusterSettings.at("127.0.0.1", 0, theirKeystore)
+                  : ClusterSettings.at("127.0.0.1", 0, transport, theirs));
       ActorTestKit outside = ActorTestKit.create(outsider);
       try {
         TestProbe<ServerNode.Up> stolen = outside.createTestProbe();
@@ -369,7 +352,6 @@ class DistributedSessionTest {
         stolen.expectNoMessage(Duration.ofSeconds(5));
       } finally {
         shutdown(outside.system());
-        deleteRecursively(Path.of(OUTSIDER_AERON));
       }
     }
     // The program still runs on every rank, and every rank still answers the session.
@@ -457,13 +439,12 @@ class DistributedSessionTest {
             org.apache.pekko.actor.typed.javadsl.Behaviors.empty(),
             ClusterSettings.SYSTEM,
             com.typesafe.config.ConfigFactory.parseString(
-                    "pekko.remote.artery.advanced.aeron.aeron-dir = \""
-                        + OUTSIDER_AERON
-                        + "\"\n"
-                        + "pekko.actor.serializers.sdm-fabric = \""
+                    "pekko.actor.serializers.sdm-fabric = \""
                         + ForgedManifestSerializer.class.getName()
                         + "\"")
-                .withFallback(ClusterSettings.at("127.0.0.1", 0, aeron, SessionSecret.random())));
+                // Pekko's own messages sealed with the session's key, so that the forged ones get
+                // past Artery's handshake to sdm's serializer (a stranger's stop at the handshake).
+                .withFallback(ClusterSettings.at("127.0.0.1", 0, aeron, secret)));
     try {
       ActorRef<ServerNode.Command> node =
           ActorRefResolver.get(outsider).resolveActorRef(agent + "/user/node");
@@ -507,7 +488,6 @@ class DistributedSessionTest {
           "a control character in the agent's log: " + added);
     } finally {
       shutdown(outsider);
-      deleteRecursively(Path.of(OUTSIDER_AERON));
     }
     // The session goes on.
     call(LOAD, RankSet.all(size));
@@ -547,12 +527,13 @@ class DistributedSessionTest {
 
   /**
    * Over aeron-udp, an eavesdropper's copy of a sealed event. The master's JVM seals an event for
-   * its own root node (as the tree's JVMs seal what goes up), and an outsider without the key, a
-   * Pekko system whose tree serializer sends given bytes as they are, delivers those bytes: to the
-   * master's root (taken: the session hears the event), to it again (the seal refuses a message its
-   * JVM took before), and to the agent's node, another JVM whose seal has not seen it. The agent's
-   * node refuses it, for it names the master's root; before, it merged the event and sent it up,
-   * and the session heard it a second time.
+   * its own root node (as the tree's JVMs seal what goes up), and an outsider that cannot seal
+   * sdm's messages, a Pekko system whose tree serializer sends given bytes as they are (it holds
+   * the key of Pekko's own messages only, standing in for a member's handshake copied off the
+   * network), delivers those bytes: to the master's root (taken: the session hears the event), to
+   * it again (the seal refuses a message its JVM took before), and to the agent's node, another JVM
+   * whose seal has not seen it. The agent's node refuses it, for it names the master's root;
+   * before, it merged the event and sent it up, and the session heard it a second time.
    */
   @Test
   void overAeronUdpASealedEventCopiedToAnotherJvmIsRefusedThere() throws Exception {
@@ -598,16 +579,15 @@ class DistributedSessionTest {
             org.apache.pekko.actor.typed.javadsl.Behaviors.empty(),
             ClusterSettings.SYSTEM,
             com.typesafe.config.ConfigFactory.parseString(
-                    "pekko.remote.artery.advanced.aeron.aeron-dir = \""
-                        + OUTSIDER_AERON
-                        + "\"\n"
-                        + "pekko.actor.serializers.sdm-fabric = \""
+                    "pekko.actor.serializers.sdm-fabric = \""
                         + CopiedBytesSerializer.class.getName()
                         + "\"\n"
                         + "pekko.actor.serialization-bindings.\""
                         + CopiedBytes.class.getName()
                         + "\" = sdm-fabric\n")
-                .withFallback(ClusterSettings.at("127.0.0.1", 0, aeron, SessionSecret.random())));
+                // Pekko's own messages sealed with the session's key, standing in for a member's
+                // handshake copied off the network, so that the copied bytes reach the tree.
+                .withFallback(ClusterSettings.at("127.0.0.1", 0, aeron, secret)));
     try {
       ActorRefResolver resolver = ActorRefResolver.get(outsider);
       ActorRef<CopiedBytes> atRoot = resolver.resolveActorRef(masterAddress + "/user/tree");
@@ -625,7 +605,6 @@ class DistributedSessionTest {
       events.expectNoMessage(Duration.ofSeconds(5));
     } finally {
       shutdown(outsider);
-      deleteRecursively(Path.of(OUTSIDER_AERON));
     }
     // The session still works.
     assertEquals(RankSet.all(size), answered(call(evaluate("x"), RankSet.all(size))));
@@ -633,6 +612,234 @@ class DistributedSessionTest {
 
   private static RankSet answered(Map<EventBody, RankSet> replies) {
     return replies.values().stream().reduce(RankSet.empty(), RankSet::union);
+  }
+
+  /** The address of the session's agent (the one member that is not the master). */
+  private String agentAddress() {
+    return java.util.stream.StreamSupport.stream(
+            Cluster.get(master).state().getMembers().spliterator(), false)
+        .map(m -> m.address().toString())
+        .filter(a -> !a.equals(Cluster.get(master).selfMember().address().toString()))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /**
+   * An outsider's actor system: sdm's classes and Pekko Cluster, over {@code transport}, with
+   * another session's key material.
+   */
+  private static ActorSystem<Void> outsider(
+      ClusterSettings.Transport transport, SessionSecret theirs, SessionKeystore theirKeystore) {
+    return ActorSystem.create(
+        org.apache.pekko.actor.typed.javadsl.Behaviors.empty(),
+        ClusterSettings.SYSTEM,
+        transport == ClusterSettings.Transport.TLS_TCP
+            ? ClusterSettings.at("127.0.0.1", 0, theirKeystore)
+            : ClusterSettings.at("127.0.0.1", 0, transport, theirs));
+  }
+
+  /**
+   * Pekko's untrusted mode, or its equivalent (issue 25, item 4): an outsider sends PoisonPill and
+   * Kill to the tree's actors (an agent's server, the master's root), by path and by actor
+   * selection, and asks them and the guardians who they are (Identify, by actor selection). Over
+   * the secure transports no ActorIdentity comes back and every rank still answers; over
+   * insecure-tcp the actors answer the outsider (the test sees an attack that works).
+   */
+  @ParameterizedTest
+  @EnumSource(ClusterSettings.Transport.class)
+  void anOutsidersPoisonPillKillAndIdentifyAreIgnored(ClusterSettings.Transport transport)
+      throws Exception {
+    int size = 2;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, WAIT, probe, transport);
+    agent(port, "0-1", size, secret, transport);
+    probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT);
+    call(LOAD, RankSet.all(size));
+    Map<EventBody, RankSet> before = call(evaluate("rank"), RankSet.all(size));
+    String agent = agentAddress();
+    String masterAddress = Cluster.get(master).selfMember().address().toString();
+    List<String> actors = List.of(agent + "/user/node", masterAddress + "/user/tree");
+    List<String> guardians =
+        List.of(agent + "/user", masterAddress + "/user", agent + "/system/cluster/core/daemon");
+
+    SessionSecret theirs = SessionSecret.random();
+    try (SessionKeystore theirKeystore = SessionKeystore.generate(theirs)) {
+      ActorTestKit outside = ActorTestKit.create(outsider(transport, theirs, theirKeystore));
+      try {
+        org.apache.pekko.actor.ActorSystem classic = Adapter.toClassic(outside.system());
+        TestProbe<Object> answers = outside.createTestProbe();
+        org.apache.pekko.actor.ActorRef replyTo = Adapter.toClassic(answers.ref());
+        List<String> everyone =
+            java.util.stream.Stream.concat(actors.stream(), guardians.stream()).toList();
+        if (transport.insecure()) {
+          for (String path : everyone) {
+            classic.actorSelection(path).tell(new org.apache.pekko.actor.Identify(path), replyTo);
+          }
+          assertTrue(
+              answers.expectMessageClass(Object.class, WAIT)
+                  instanceof org.apache.pekko.actor.ActorIdentity);
+          return;
+        }
+        for (String path : actors) {
+          org.apache.pekko.actor.ActorRef byPath =
+              ((org.apache.pekko.actor.ExtendedActorSystem) classic)
+                  .provider()
+                  .resolveActorRef(path);
+          byPath.tell(org.apache.pekko.actor.PoisonPill.getInstance(), replyTo);
+          byPath.tell(org.apache.pekko.actor.Kill.getInstance(), replyTo);
+          classic
+              .actorSelection(path)
+              .tell(org.apache.pekko.actor.PoisonPill.getInstance(), replyTo);
+          classic.actorSelection(path).tell(org.apache.pekko.actor.Kill.getInstance(), replyTo);
+        }
+        for (String path : everyone) {
+          classic.actorSelection(path).tell(new org.apache.pekko.actor.Identify(path), replyTo);
+        }
+        // No rank is lost (a stopped server's ranks would be, within a second), and in all that
+        // time nothing answered the outsider.
+        probe[0].expectNoMessage(Duration.ofSeconds(5));
+        answers.expectNoMessage(Duration.ofMillis(100));
+      } finally {
+        shutdown(outside.system());
+      }
+    }
+    // Every rank still answers, with its program running.
+    assertEquals(before, call(evaluate("rank"), RankSet.all(size)));
+  }
+
+  /**
+   * Forged cluster gossip (issue 25, item 8): an outsider tries to join the session's cluster, and
+   * sends Pekko's cluster daemons of the master and of the agent a Down and a Leave for the other
+   * (a member's right), by path and by actor selection. Before Pekko's messages were sealed over
+   * aeron-udp the outsider joined and the agent was downed, its ranks lost. Now the cluster keeps
+   * its two members, up, no rank is lost, and every rank answers.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = ClusterSettings.Transport.class,
+      names = {"AERON_UDP", "TLS_TCP"})
+  void anOutsidersForgedClusterMessagesNeitherJoinItNorLoseAMember(
+      ClusterSettings.Transport transport) throws Exception {
+    int size = 2;
+    @SuppressWarnings("unchecked")
+    TestProbe<SessionEvent>[] probe = new TestProbe[1];
+    int port = startMaster(size, WAIT, probe, transport);
+    agent(port, "0-1", size, secret, transport);
+    probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT);
+    call(LOAD, RankSet.all(size));
+    Map<EventBody, RankSet> before = call(evaluate("rank"), RankSet.all(size));
+    org.apache.pekko.actor.Address masterAddress = Cluster.get(master).selfMember().address();
+    org.apache.pekko.actor.Address agent =
+        org.apache.pekko.actor.AddressFromURIString.parse(agentAddress());
+
+    SessionSecret theirs = SessionSecret.random();
+    try (SessionKeystore theirKeystore = SessionKeystore.generate(theirs)) {
+      ActorTestKit outside = ActorTestKit.create(outsider(transport, theirs, theirKeystore));
+      try {
+        Cluster.get(outside.system()).manager().tell(Join.create(masterAddress));
+        org.apache.pekko.actor.ExtendedActorSystem classic =
+            (org.apache.pekko.actor.ExtendedActorSystem) Adapter.toClassic(outside.system());
+        for (var target :
+            List.of(
+                java.util.Map.entry(masterAddress, agent),
+                java.util.Map.entry(agent, masterAddress))) {
+          String daemon = target.getKey() + "/system/cluster/core/daemon";
+          for (String action : List.of("Down", "Leave")) {
+            Object forged =
+                Class.forName("org.apache.pekko.cluster.ClusterUserAction$" + action)
+                    .getConstructor(org.apache.pekko.actor.Address.class)
+                    .newInstance(target.getValue());
+            classic.provider().resolveActorRef(daemon).tell(forged, null);
+            classic.actorSelection(daemon).tell(forged, null);
+          }
+        }
+        // The master downs a member it has not reached for 3 s: far longer than a forged Down
+        // takes to act, and long enough for a join to be seen.
+        probe[0].expectNoMessage(Duration.ofSeconds(10));
+        assertTrue(
+            java.util.stream.StreamSupport.stream(
+                    Cluster.get(outside.system()).state().getMembers().spliterator(), false)
+                .noneMatch(m -> m.address().equals(masterAddress)),
+            "the outsider joined the session's cluster");
+      } finally {
+        shutdown(outside.system());
+      }
+    }
+    List<org.apache.pekko.cluster.Member> members =
+        java.util.stream.StreamSupport.stream(
+                Cluster.get(master).state().getMembers().spliterator(), false)
+            .toList();
+    assertEquals(2, members.size(), members.toString());
+    assertTrue(
+        members.stream().allMatch(m -> m.status() == org.apache.pekko.cluster.MemberStatus.up()),
+        members.toString());
+    assertEquals(before, call(evaluate("rank"), RankSet.all(size)));
+  }
+
+  /**
+   * Another local user pre-plants directories, each holding links to the user's files, at the old
+   * predictable names of Aeron's directories (/dev/shm/sdm-aeron-PID, this JVM's and those of the
+   * next few hundred processes, so the agent's): Aeron deleted such a directory following the links
+   * (issue 25, item 2). Now a session over aeron-udp starts, deletes nothing of them, and when it
+   * ends neither the master nor the agent (stopped with SIGTERM) leaves a directory behind.
+   */
+  @Test
+  void plantedAeronDirectoriesDeleteNothingAndNoJvmLeavesItsOwnBehind() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        System.getProperty("user.name").equals("root"), "needs root to plant as another user");
+    Path victim = Files.createTempDirectory(logs(), "victim-").toAbsolutePath();
+    Files.writeString(victim.resolve("precious"), "the user's file");
+    long last = Long.parseLong(Files.readString(Path.of("/proc/sys/kernel/ns_last_pid")).trim());
+    List<Path> planted = new ArrayList<>();
+    try {
+      java.util.stream.LongStream.concat(
+              java.util.stream.LongStream.of(ProcessHandle.current().pid()),
+              java.util.stream.LongStream.rangeClosed(last + 1, last + 400))
+          .mapToObj(pid -> Path.of("/dev/shm/sdm-aeron-" + pid))
+          .filter(dir -> !Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+          .forEach(planted::add);
+      for (Path dir : planted) {
+        Files.createDirectory(dir);
+        Files.createSymbolicLink(dir.resolve("link"), victim);
+      }
+      List<String> chown = new ArrayList<>(List.of("chown", "-h", "nobody"));
+      for (Path dir : planted) {
+        chown.add(dir.toString());
+        chown.add(dir.resolve("link").toString());
+      }
+      assertEquals(0, new ProcessBuilder(chown).inheritIO().start().waitFor());
+
+      int size = 2;
+      ClusterSettings.Transport aeron = ClusterSettings.Transport.AERON_UDP;
+      @SuppressWarnings("unchecked")
+      TestProbe<SessionEvent>[] probe = new TestProbe[1];
+      int port = startMaster(size, WAIT, probe, aeron);
+      Process agent = agent(port, "0-1", size, secret, aeron);
+      probe[0].expectMessageClass(SessionEvent.TreeReady.class, WAIT);
+      call(LOAD, RankSet.all(size));
+      assertEquals(size, call(evaluate("rank"), RankSet.all(size)).size());
+
+      agent.destroy();
+      assertTrue(agent.waitFor(60, TimeUnit.SECONDS), "the agent did not end at SIGTERM");
+      shutdown(testKit.system());
+      testKit = null;
+      for (long pid : new long[] {agent.pid(), ProcessHandle.current().pid()}) {
+        try (var left =
+            Files.newDirectoryStream(ClusterSettings.aeronParent(), "aeron-" + pid + "-*")) {
+          assertFalse(left.iterator().hasNext(), "process " + pid + " left its Aeron directory");
+        }
+      }
+      assertTrue(Files.exists(victim.resolve("precious")), "the user's file was deleted");
+      for (Path dir : planted) {
+        assertTrue(Files.isSymbolicLink(dir.resolve("link")), dir + " was emptied");
+      }
+    } finally {
+      for (Path dir : planted) {
+        Files.deleteIfExists(dir.resolve("link"));
+        Files.deleteIfExists(dir);
+      }
+    }
   }
 
   @Test

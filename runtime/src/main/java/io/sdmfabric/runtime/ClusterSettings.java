@@ -30,13 +30,13 @@ public final class ClusterSettings {
      */
     TLS_TCP("tls-tcp", "tls-tcp"),
     /**
-     * Aeron over UDP, which cannot carry TLS: the session's own messages are sealed instead (see
-     * {@code SealingSerializer}: encrypted, authenticated, replays refused), while Pekko's own
-     * cluster traffic travels in clear, so an outsider can disturb the cluster (a denial of
-     * service) but not run a command or read a reply. Aeron's threads spin while idle; at the
-     * lowest idle CPU level they back off soonest, which a small machine whose cores also run gdbs
-     * needs (FACTS.md: 4.3 ms p50 at level 1, 6.7 ms at the default 5). Needs {@code --add-opens
-     * java.base/sun.nio.ch}.
+     * Aeron over UDP, which cannot carry TLS: every message is sealed instead, the session's own
+     * ({@code SealingSerializer}) and Pekko's (cluster membership, Artery's handshake, PoisonPill,
+     * Identify, actor selections: {@link SealedPekkoSerializer}), encrypted, authenticated and
+     * replays refused, so an outsider's message is refused before it is decoded. Aeron's threads
+     * spin while idle; at the lowest idle CPU level they back off soonest, which a small machine
+     * whose cores also run gdbs needs (FACTS.md: 4.3 ms p50 at level 1, 6.7 ms at the default 5).
+     * Needs {@code --add-opens java.base/sun.nio.ch}.
      */
     AERON_UDP("aeron-udp", "aeron-udp"),
     /**
@@ -109,11 +109,29 @@ public final class ClusterSettings {
   }
 
   /**
-   * The directory of a JVM's embedded Aeron media driver. Aeron deletes it when the JVM ends
-   * normally; one killed with SIGKILL leaves it behind in /dev/shm, named for the process.
+   * The user's private directory ({@code /dev/shm/sdm-USER}, mode 0700) inside which each actor
+   * system over aeron-udp gets a directory for its embedded Aeron media driver, {@code
+   * aeron-PID-RANDOM}, made exclusively when its settings are made and removed when it stops or its
+   * JVM ends (one killed with SIGKILL leaves it there).
    */
-  public static String aeronDirectory(long pid) {
-    return "/dev/shm/sdm-aeron-" + pid;
+  public static java.nio.file.Path aeronParent() {
+    return AeronDirectories.parent(AeronDirectories.base());
+  }
+
+  /**
+   * Removes what the Aeron media drivers of process {@code pid} left in {@link #aeronParent}, never
+   * following a link: for a JVM that was killed with SIGKILL, which could not remove its own.
+   */
+  public static void removeAeronDirectoriesOf(long pid) throws java.io.IOException {
+    java.nio.file.Path parent = aeronParent();
+    if (!java.nio.file.Files.isDirectory(parent, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (var dirs = java.nio.file.Files.newDirectoryStream(parent, "aeron-" + pid + "-*")) {
+      for (java.nio.file.Path dir : dirs) {
+        AeronDirectories.remove(dir);
+      }
+    }
   }
 
   /**
@@ -122,7 +140,9 @@ public final class ClusterSettings {
    * derived from the secret.
    *
    * @throws IllegalArgumentException for {@link Transport#TLS_TCP}, which needs the session's
-   *     keystore: {@link #at(String, int, SessionKeystore)}
+   *     keystore: {@link #at(String, int, SessionKeystore)}; over aeron-udp, when the media
+   *     driver's directory cannot be made in the user's private directory ({@link #aeronParent}),
+   *     saying why in one line
    */
   public static Config at(String host, int port, Transport transport, SessionSecret secret) {
     if (transport == Transport.TLS_TCP) {
@@ -134,6 +154,7 @@ public final class ClusterSettings {
               SealingSerializer.KEY_SETTING
                   + " = "
                   + ConfigUtil.quoteString(MessageSeal.sessionKey(secret)))
+          .withFallback(SealedPekkoSerializer.everyPekkoSerializer(settings))
           .withFallback(settings);
     }
     return settings;
@@ -166,6 +187,23 @@ public final class ClusterSettings {
         .withFallback(settings(host, port, Transport.TLS_TCP));
   }
 
+  /**
+   * A new directory for an embedded media driver, inside {@link #aeronParent}. Pekko tells Aeron to
+   * use it and to delete it when the driver stops ({@code delete-aeron-dir}, on by default); Aeron
+   * deletes it at the start too (it exists), which is safe because it is this JVM's, just made, in
+   * a directory nobody else can write.
+   */
+  private static java.nio.file.Path aeronDirectory() {
+    try {
+      return AeronDirectories.create(AeronDirectories.base());
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(
+          "aeron-udp cannot be used: its media driver needs a directory of yours alone, and "
+              + e.getMessage(),
+          e);
+    }
+  }
+
   private static Config settings(String host, int port, Transport transport) {
     // The benchmarks' count of messages between nodes, only when asked for.
     String counting =
@@ -192,9 +230,10 @@ public final class ClusterSettings {
                 transport == Transport.AERON_UDP
                     ? "pekko.remote.artery.advanced.give-up-system-message-after = 20 s"
                     : "",
-                "pekko.remote.artery.advanced.aeron.aeron-dir = \""
-                    + aeronDirectory(ProcessHandle.current().pid())
-                    + "\"",
+                transport == Transport.AERON_UDP
+                    ? "pekko.remote.artery.advanced.aeron.aeron-dir = "
+                        + ConfigUtil.quoteString(aeronDirectory().toString())
+                    : "",
                 "pekko.remote.artery.canonical.hostname = \"" + host + "\"",
                 "pekko.remote.artery.canonical.port = " + port,
                 "pekko.cluster.downing-provider-class = \""
