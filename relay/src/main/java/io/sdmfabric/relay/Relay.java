@@ -289,6 +289,9 @@ public final class Relay implements AutoCloseable {
     try {
       server.setReuseAddress(true);
       server.bind(listen, BACKLOG);
+      // The acceptor wakes now and then to write the counts of intervals that are over. Set here,
+      // before its thread starts, so that a relay closed at once (tests) has nothing to say.
+      server.setSoTimeout((int) FLUSH.toMillis());
     } catch (IOException e) {
       server.close();
       throw e;
@@ -364,11 +367,6 @@ public final class Relay implements AutoCloseable {
 
   private void acceptLoop() {
     String lastError = null;
-    try {
-      server.setSoTimeout((int) FLUSH.toMillis());
-    } catch (IOException e) {
-      log.accept("cannot wake the acceptor: " + Texts.describe(e) + "; counts wait for a line");
-    }
     while (true) {
       Socket client;
       try {
