@@ -57,10 +57,21 @@ class SdmNodesIT {
    */
   private static List<String> launch(String command, String launcher) {
     List<String> args = new ArrayList<>(List.of(command, "--launcher", launcher));
+    args.addAll(twoRanksPerNode(launcher, 4));
+    args.add("--");
+    return args;
+  }
+
+  /**
+   * The launcher's options that place {@code 2 * nodes} ranks on the first {@code nodes} nodes of
+   * the test bed, 2 on each.
+   */
+  static List<String> twoRanksPerNode(String launcher, int nodes) {
+    List<String> options = new ArrayList<>();
     if (launcher.equals("srun")) {
-      args.addAll(List.of("-N", "4", "--ntasks-per-node=2"));
+      options.addAll(List.of("-N", Integer.toString(nodes), "--ntasks-per-node=2"));
     } else {
-      args.addAll(
+      options.addAll(
           List.of(
               "--hostfile",
               System.getenv("SDM_NODES_HOSTFILE"),
@@ -70,8 +81,8 @@ class SdmNodesIT {
               "--map-by",
               "ppr:2:node"));
     }
-    args.addAll(List.of("-n", "8", "--"));
-    return args;
+    options.addAll(List.of("-n", Integer.toString(2 * nodes)));
+    return options;
   }
 
   private static Sdm.Result debug(String launcher, String example, String input) throws Exception {

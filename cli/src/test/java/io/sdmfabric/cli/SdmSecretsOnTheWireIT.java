@@ -136,20 +136,8 @@ class SdmSecretsOnTheWireIT {
       if (inClear) {
         args.add("--secrets-in-clear");
       }
-      if (launcher.equals("srun")) {
-        args.addAll(List.of("-N", "2", "--ntasks-per-node=2"));
-      } else {
-        args.addAll(
-            List.of(
-                "--hostfile",
-                System.getenv("SDM_NODES_HOSTFILE"),
-                "--mca",
-                "plm_rsh_agent",
-                System.getenv("SDM_NODES_RSH"),
-                "--map-by",
-                "ppr:2:node"));
-      }
-      args.addAll(List.of("-n", "4", "--", Sdm.mpiExample("mpi_reduce").toString()));
+      args.addAll(SdmNodesIT.twoRanksPerNode(launcher, 2));
+      args.addAll(List.of("--", Sdm.mpiExample("mpi_reduce").toString()));
       Path dir;
       String secret;
       byte[] keystore;

@@ -68,28 +68,6 @@ public final class AttachedSession extends DistributedSession {
       FabricConfig config,
       int ranksPerGdb,
       DistributedMaster.KeyPassing keys) {
-    /** Agents that read the secrets from the shared sdm home. */
-    public Spec(
-        Optional<AttachTargets> targets,
-        Optional<SlurmStep> slurm,
-        List<String> rsh,
-        ClusterSettings.Transport transport,
-        String address,
-        Duration wireUp,
-        FabricConfig config,
-        int ranksPerGdb) {
-      this(
-          targets,
-          slurm,
-          rsh,
-          transport,
-          address,
-          wireUp,
-          config,
-          ranksPerGdb,
-          DistributedMaster.KeyPassing.SHARED_HOME);
-    }
-
     public Spec {
       Objects.requireNonNull(keys, "keys");
       Objects.requireNonNull(targets, "targets");

@@ -58,18 +58,6 @@ public final class DistributedMaster {
       Objects.requireNonNull(config, "config");
       Objects.requireNonNull(keys, "keys");
     }
-
-    /** A master whose agents read the secrets from the shared sdm home. */
-    public Spec(
-        int size,
-        RankSet expected,
-        ClusterSettings.Transport transport,
-        String address,
-        Duration wireUp,
-        FabricConfig config,
-        boolean ownShutdown) {
-      this(size, expected, transport, address, wireUp, config, ownShutdown, KeyPassing.SHARED_HOME);
-    }
   }
 
   /** How the agents get the session's secret and keystore. */

@@ -65,32 +65,6 @@ public final class LaunchedSession extends DistributedSession {
       int ranksPerGdb,
       FabricConfig config,
       DistributedMaster.KeyPassing keys) {
-    /** Agents that read the secrets from the shared sdm home. */
-    public Spec(
-        JobLauncher launcher,
-        List<String> launcherOptions,
-        int size,
-        String program,
-        List<String> args,
-        ClusterSettings.Transport transport,
-        String address,
-        Duration wireUp,
-        int ranksPerGdb,
-        FabricConfig config) {
-      this(
-          launcher,
-          launcherOptions,
-          size,
-          program,
-          args,
-          transport,
-          address,
-          wireUp,
-          ranksPerGdb,
-          config,
-          DistributedMaster.KeyPassing.SHARED_HOME);
-    }
-
     public Spec {
       java.util.Objects.requireNonNull(keys, "keys");
       if (ranksPerGdb < 1) {

@@ -31,30 +31,23 @@ import org.junit.jupiter.api.io.TempDir;
 class LaunchedSessionTest {
   @TempDir Path tmp;
 
-  @Test
-  void aPlantedSpoolStopsTheJobAndTheShimsReasonReachesTheUser() throws Exception {
+  @org.junit.jupiter.api.BeforeEach
+  void needsMpirun() throws InterruptedException {
     assumeTrue(
         works("mpirun", "-n", "1", "true"),
         "mpirun -n 1 true fails (as root it needs OMPI_ALLOW_RUN_AS_ROOT=1"
             + " OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)");
+  }
+
+  @Test
+  void aPlantedSpoolStopsTheJobAndTheShimsReasonReachesTheUser() throws Exception {
     Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
     Files.setPosixFilePermissions(elsewhere, PosixFilePermissions.fromString("rwx------"));
     Path precious = Files.writeString(elsewhere.resolve("precious"), "the user's own\n");
     Path spool = Files.createSymbolicLink(tmp.resolve("planted"), elsewhere);
     ByteArrayOutputStream said = new ByteArrayOutputStream();
     PrintStream err = new PrintStream(said, true, StandardCharsets.UTF_8);
-    LaunchedSession.Spec spec =
-        new LaunchedSession.Spec(
-            JobLauncher.MPIRUN,
-            List.of(),
-            2,
-            "/bin/true",
-            List.of(),
-            ClusterSettings.Transport.TLS_TCP,
-            "127.0.0.1",
-            Duration.ofSeconds(30),
-            GdbFleet.DEFAULT_RANKS_PER_GDB,
-            FabricConfig.defaults());
+    LaunchedSession.Spec spec = twoRanksOfTrue();
 
     IOException refused = null;
     try {
@@ -79,10 +72,6 @@ class LaunchedSessionTest {
 
   @Test
   void theLaunchersAndTheShimsLinesReachTheTerminalEscaped() throws Exception {
-    assumeTrue(
-        works("mpirun", "-n", "1", "true"),
-        "mpirun -n 1 true fails (as root it needs OMPI_ALLOW_RUN_AS_ROOT=1"
-            + " OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)");
     // A spool whose name holds a title escape and a screen clear, planted as a link: the shim
     // quotes its path in its reason, and mpirun adds lines of its own about the failed ranks.
     Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
@@ -90,18 +79,7 @@ class LaunchedSessionTest {
         Files.createSymbolicLink(tmp.resolve("planted\u001b]0;owned\u0007\u001b[2J"), elsewhere);
     ByteArrayOutputStream said = new ByteArrayOutputStream();
     PrintStream err = new PrintStream(said, true, StandardCharsets.UTF_8);
-    LaunchedSession.Spec spec =
-        new LaunchedSession.Spec(
-            JobLauncher.MPIRUN,
-            List.of(),
-            2,
-            "/bin/true",
-            List.of(),
-            ClusterSettings.Transport.TLS_TCP,
-            "127.0.0.1",
-            Duration.ofSeconds(30),
-            GdbFleet.DEFAULT_RANKS_PER_GDB,
-            FabricConfig.defaults());
+    LaunchedSession.Spec spec = twoRanksOfTrue();
     IOException refused =
         org.junit.jupiter.api.Assertions.assertThrows(
             IOException.class, () -> LaunchedSession.start(spec, err, spool).close());
@@ -113,6 +91,22 @@ class LaunchedSessionTest {
           text.chars().noneMatch(c -> c < 0x20 && c != '\n' && c != '\t' || c == 0x7f),
           "a control character reaches the terminal: " + text);
     }
+  }
+
+  /** Two ranks of /bin/true under mpirun on this host. */
+  private static LaunchedSession.Spec twoRanksOfTrue() {
+    return new LaunchedSession.Spec(
+        JobLauncher.MPIRUN,
+        List.of(),
+        2,
+        "/bin/true",
+        List.of(),
+        ClusterSettings.Transport.TLS_TCP,
+        "127.0.0.1",
+        Duration.ofSeconds(30),
+        GdbFleet.DEFAULT_RANKS_PER_GDB,
+        FabricConfig.defaults(),
+        DistributedMaster.KeyPassing.SHARED_HOME);
   }
 
   /** Whether {@code command} runs and exits with 0 within 30 seconds. */
