@@ -78,7 +78,7 @@ public enum LauncherFamily {
       return SLURM;
     }
     throw new IllegalArgumentException(
-        "sdm does not recognise the launcher "
+        "unknown launcher "
             + launcher
             + ": its --version says "
             + (version.isBlank() ? "nothing" : firstLine(version))

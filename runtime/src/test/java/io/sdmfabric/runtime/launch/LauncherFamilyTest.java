@@ -46,7 +46,7 @@ class LauncherFamilyTest {
             IllegalArgumentException.class,
             () -> LauncherFamily.fromVersion("./launch", "launch 1.0 by us\nsecond line"));
     assertEquals(
-        "sdm does not recognise the launcher ./launch: its --version says \"launch 1.0 by us\";"
+        "unknown launcher ./launch: its --version says \"launch 1.0 by us\";"
             + " name its family with --launcher-family openmpi|mpich|slurm",
         e.getMessage());
   }
