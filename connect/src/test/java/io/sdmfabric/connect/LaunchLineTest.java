@@ -98,7 +98,7 @@ class LaunchLineTest {
   @Test
   void whatCannotBeLaunchedIsSaidPlainly() {
     assertEquals(
-        "unknown launcher aprun: use mpirun or srun",
+        "the launcher aprun is not on the PATH",
         assertThrows(IllegalArgumentException.class, () -> parse("aprun", "-n", "4", app))
             .getMessage());
     assertEquals(
