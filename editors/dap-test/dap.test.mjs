@@ -189,7 +189,7 @@ test('a launch that cannot start says why, and a wrong attribute says which', as
   const again = await adapter(t);
   await assert.rejects(
     again.launch({ program: program('ranks'), launcher: 'qsub' }),
-    /"launcher" is qsub: use one of none, mpirun, srun/,
+    /"launcher" is qsub: use one of none, mpirun, mpiexec, srun, or a launcher's path/,
   );
 });
 

@@ -274,6 +274,9 @@ final class DapCommand implements Callable<Integer> {
       if (!config.launcher().equals("none")) {
         launch.launcher = config.launcher();
         launch.launcherOptions = new ArrayList<>(config.launcherArgs());
+        if (!config.launcherFamily().isEmpty()) {
+          launch.launcherFamily = config.launcherFamily();
+        }
       }
       return launch.open(
           config.ranks(),

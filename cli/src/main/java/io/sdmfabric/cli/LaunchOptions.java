@@ -3,6 +3,7 @@ package io.sdmfabric.cli;
 import io.sdmfabric.runtime.EmbeddedSession;
 import io.sdmfabric.runtime.LaunchedSession;
 import io.sdmfabric.runtime.launch.JobLauncher;
+import io.sdmfabric.runtime.launch.LauncherFamily;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionClient;
 import java.io.IOException;
@@ -10,20 +11,30 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * How {@code sdm debug} and {@code sdm stacks} start a job: on this machine in this JVM, a gdb for
- * every {@code --ranks-per-gdb} ranks (the default), or through mpirun or srun with an agent per
- * node. Options for the launcher itself are the unknown options before {@code --}.
+ * every {@code --ranks-per-gdb} ranks (the default), or through a launcher (Open MPI's mpirun,
+ * MPICH's hydra, Slurm's srun) with an agent per node. Options for the launcher itself are the
+ * unknown options before {@code --}.
  */
 final class LaunchOptions {
   @Option(
       names = "--launcher",
-      paramLabel = "mpirun|srun",
-      description = "start the job with this launcher, one agent JVM per node (default: none)")
+      paramLabel = "mpirun|mpiexec|srun|PATH",
+      description =
+          "start the job with this launcher, one agent JVM per node (default: none); sdm asks it"
+              + " (--version) whether it is Open MPI's, MPICH's hydra or Slurm's")
   String launcher;
+
+  @Option(
+      names = "--launcher-family",
+      paramLabel = "openmpi|mpich|slurm",
+      description = "the launcher's family, where its --version cannot tell (default: as it says)")
+  String launcherFamily;
 
   @Mixin GdbSharingOptions gdbs = new GdbSharingOptions();
 
@@ -43,6 +54,9 @@ final class LaunchOptions {
       throws IOException {
     int ranksPerGdb = gdbs.ranksPerGdb();
     if (launcher == null) {
+      if (launcherFamily != null) {
+        throw new IllegalArgumentException("--launcher-family needs --launcher");
+      }
       if (!launcherOptions.isEmpty()) {
         throw new IllegalArgumentException(
             "unknown options "
@@ -54,7 +68,8 @@ final class LaunchOptions {
     Duration wireUp = distributed.wireUp();
     return LaunchedSession.start(
         new LaunchedSession.Spec(
-            JobLauncher.named(launcher),
+            JobLauncher.of(
+                launcher, Optional.ofNullable(launcherFamily).map(LauncherFamily::named)),
             launcherOptions,
             size,
             program,

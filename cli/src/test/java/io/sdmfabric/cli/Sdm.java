@@ -87,6 +87,113 @@ final class Sdm {
         });
   }
 
+  /**
+   * How a test runs an MPI job: the MPI the program is built with ({@code openmpi} or {@code
+   * mpich}) and the launcher named on sdm's command line, spelled {@code mpirun}, {@code srun}
+   * (Open MPI), {@code mpich:mpirun} or {@code mpich:srun}. Under MPICH, {@code mpirun} is MPICH's
+   * as for a user whose {@code mpirun} and {@code mpicc} are MPICH's: a directory of links to
+   * MPICH's (and hydra's proxy, which hydra finds next to the mpiexec it was started as) comes
+   * first on the PATH; srun runs MPICH's ranks through Slurm's PMI-2 plugin ({@code --mpi=pmi2}).
+   */
+  record Mpi(String family, String launcher) {
+    static Mpi of(String spec) {
+      return spec.startsWith("mpich:")
+          ? new Mpi("mpich", spec.substring("mpich:".length()))
+          : new Mpi("openmpi", spec);
+    }
+
+    boolean mpich() {
+      return family.equals("mpich");
+    }
+
+    /** Skips the test unless this MPI and launcher can start a job here. */
+    void assume() {
+      if (mpich()) {
+        assumeMpich();
+      }
+      assumeLauncher(launcher);
+    }
+
+    /** The environment sdm runs in: MPICH's commands first on the PATH under MPICH. */
+    Map<String, String> env() {
+      return mpich() ? Map.of("PATH", mpichFirst() + ":" + System.getenv("PATH")) : Map.of();
+    }
+
+    /** The launcher options the job needs: MPICH under srun talks PMI-2. */
+    List<String> launcherOptions() {
+      return mpich() && launcher.equals("srun") ? List.of("--mpi=pmi2") : List.of();
+    }
+
+    /** The MPI example {@code name} built with this MPI's mpicc. */
+    Path example(String name) {
+      return mpich() ? mpiExample(name, "mpicc.mpich", "mpich") : mpiExample(name);
+    }
+  }
+
+  /** Skips the test unless MPICH (Debian's mpich, libmpich-dev) is installed and hydra works. */
+  static void assumeMpich() {
+    assumeTrue(
+        works("mpicc.mpich", "--version"),
+        "MPICH is not installed (Debian's mpich and libmpich-dev; dev/test installs them)");
+    assumeTrue(
+        LAUNCHERS.computeIfAbsent("mpiexec.hydra", l -> works("mpiexec.hydra", "-n", "1", "true")),
+        "mpiexec.hydra -n 1 true fails");
+  }
+
+  /**
+   * A directory (made once) whose mpirun, mpiexec, mpicc and hydra_pmi_proxy are MPICH's: first on
+   * the PATH, MPICH is the MPI, as Debian's alternatives would make it.
+   */
+  static Path mpichFirst() {
+    return PROGRAMS.computeIfAbsent(
+        "mpich-first",
+        k -> {
+          try {
+            Path dir = Path.of("target", "mpich-first").toAbsolutePath();
+            Files.createDirectories(dir);
+            for (String[] link :
+                new String[][] {
+                  {"mpirun", "mpiexec.hydra"},
+                  {"mpiexec", "mpiexec.hydra"},
+                  {"mpicc", "mpicc.mpich"},
+                  {"hydra_pmi_proxy", "hydra_pmi_proxy"}
+                }) {
+              Path at = dir.resolve(link[0]);
+              Files.deleteIfExists(at);
+              Files.createSymbolicLink(at, Path.of("/usr/bin", link[1]));
+            }
+            return dir;
+          } catch (IOException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  /** An MPI example program, built with {@code mpicc -g} (the compiler {@code mpicc}) once. */
+  static Path mpiExample(String name, String mpicc, String family) {
+    return PROGRAMS.computeIfAbsent(
+        name + "-" + family,
+        k -> {
+          try {
+            Path dir = BUILT.resolve(family);
+            Files.createDirectories(dir);
+            Path binary = dir.resolve(name);
+            Process p =
+                new ProcessBuilder(mpicc, "-g", "-O0", "-o", binary.toString(), name + ".c")
+                    .directory(EXAMPLES.toFile())
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+              throw new IllegalStateException(mpicc + " failed for " + name + ": " + out);
+            }
+            return binary;
+          } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
   /** Whether {@code command} runs and exits with 0 within 30 seconds. */
   /** Skips the test class unless gdb and OpenMPI's compiler are here. */
   static void assumeGdbAndMpi() {

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code sdm attach} to MPI jobs that run under the real mpirun and srun, started by the test
@@ -87,12 +89,18 @@ class SdmAttachIT {
 
     /** {@code example} with {@code args}, started once a rank's line starts with {@code ready}. */
     Job(String launcher, String example, List<String> args, String ready) throws IOException {
-      needs(launcher);
-      this.launcher = launcher;
-      this.program = Sdm.mpiExample(example).toString();
+      Sdm.Mpi mpi = Sdm.Mpi.of(launcher);
+      mpi.assume();
+      this.launcher = mpi.launcher();
+      this.program = mpi.example(example).toString();
       List<String> command = new ArrayList<>();
-      if (launcher.equals("mpirun")) {
+      if (mpi.mpich() && mpi.launcher().equals("mpirun")) {
+        command.addAll(List.of("mpiexec.hydra", "-n", "" + RANKS, program));
+      } else if (mpi.launcher().equals("mpirun")) {
         command.addAll(List.of("mpirun", "-n", "" + RANKS, program));
+      } else if (mpi.mpich()) {
+        command.addAll(
+            List.of("srun", "-n", "" + RANKS, "--mpi=pmi2", "--job-name=" + name, program));
       } else {
         command.addAll(
             List.of("srun", "-n", "" + RANKS, "--mpi=pmix", "--job-name=" + name, program));
@@ -247,14 +255,15 @@ class SdmAttachIT {
     assertEquals(ranks, inIterate, r.toString());
   }
 
-  @Test
-  void underMpirunAttachShowsEveryRankInTheLoopAndAfterDetachTheJobFinishesNormally()
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "mpich:mpirun"})
+  void underMpirunAttachShowsEveryRankInTheLoopAndAfterDetachTheJobFinishesNormally(String launcher)
       throws Exception {
-    Job job = new Job("mpirun").started();
+    Job job = new Job(launcher).started();
     Sdm.Result r =
         Sdm.run("bt\nprocs\ndetach\nprocs\nbt\nquit\n", "attach", "--batch", list(job.pids()));
     assertEquals(0, r.exitCode(), r.toString());
-    contains(r, "[0-3] loaded " + Sdm.mpiExample("mpi_iterate"));
+    contains(r, "[0-3] loaded " + job.program);
     everyRankIterates(r, RankSet.all(RANKS));
     assertTrue(r.out().matches("(?s).*\nstopped +\\S.*"), "procs shows them stopped:\n" + r);
     contains(r, "[0-3] detached");

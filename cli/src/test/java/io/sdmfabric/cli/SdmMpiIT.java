@@ -24,8 +24,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * MPI programs debugged through the real launchers: mpirun (OpenMPI) and srun (Slurm with PMIx), an
- * agent JVM per node attaching gdb to each rank. {@code dev/test} installs OpenMPI and starts a
- * private single-host Slurm for them; without one, the tests of that launcher are skipped.
+ * agent JVM per node attaching gdb to each rank, and, where a test names {@code mpich:LAUNCHER},
+ * the same under MPICH: its hydra as {@code mpirun}, or srun through Slurm's PMI-2 ({@link
+ * Sdm.Mpi}). {@code dev/test} installs OpenMPI and MPICH and starts a private single-host Slurm for
+ * them; without one, the tests of that launcher or MPI are skipped.
  */
 class SdmMpiIT {
 
@@ -62,45 +64,35 @@ class SdmMpiIT {
   private static Sdm.Result debug(
       String launcher, String transport, String example, String input, String ranksPerGdb)
       throws Exception {
-    needs(launcher);
-    Sdm.Result r =
-        Sdm.run(
-            input,
-            "debug",
-            "--launcher",
-            launcher,
-            "--transport",
-            transport,
-            "--ranks-per-gdb",
-            ranksPerGdb,
-            "-n",
-            "4",
-            "--",
-            Sdm.mpiExample(example).toString());
+    Sdm.Mpi mpi = Sdm.Mpi.of(launcher);
+    mpi.assume();
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "debug",
+                "--launcher",
+                mpi.launcher(),
+                "--transport",
+                transport,
+                "--ranks-per-gdb",
+                ranksPerGdb,
+                "-n",
+                "4"));
+    args.addAll(mpi.launcherOptions());
+    args.addAll(List.of("--", mpi.example(example).toString()));
+    Sdm.Result r = Sdm.runWithEnv(mpi.env(), input, args.toArray(String[]::new));
     assertEquals(0, r.exitCode(), r.toString());
     return r;
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"mpirun", "srun"})
+  @ValueSource(strings = {"mpirun", "srun", "mpich:mpirun", "mpich:srun"})
   void stacksShowTwoRanksDeadlockedInRecvAndTheRestInABarrier(String launcher) throws Exception {
-    needs(launcher);
-    Sdm.Result r =
-        Sdm.run(
-            "",
-            "stacks",
-            "--launcher",
-            launcher,
-            "-n",
-            "4",
-            // MPI_Init under gdb takes seconds here: each component it dlopens stops gdb once,
-            // and one gdb handles its ranks' one after the other. A rank still in MPI_Init when
-            // sampled can be inside a library gdb has not been told of yet: its stack is all
-            // "??". 10 s was short once under the full suite's load (srun).
-            "--after",
-            "20s",
-            "--",
-            Sdm.mpiExample("mpi_deadlock").toString());
+    // MPI_Init under gdb takes seconds here: each component it dlopens stops gdb once, and one
+    // gdb handles its ranks' one after the other. A rank still in MPI_Init when sampled can be
+    // inside a library gdb has not been told of yet: its stack is all "??". 10 s was short once
+    // under the full suite's load (srun).
+    Sdm.Result r = stacks(launcher, "mpi_deadlock");
     assertEquals(0, r.exitCode(), r.toString());
     contains(r, "exchange at mpi_deadlock.c:8  [0,1]");
     contains(r, "PMPI_Recv  [0,1]");
@@ -111,19 +103,21 @@ class SdmMpiIT {
   /** {@code sdm stacks --launcher LAUNCHER -n 4 --after 20s [OPTIONS] -- EXAMPLE}, exit 0. */
   private static Sdm.Result stacks(String launcher, String example, String... options)
       throws Exception {
-    needs(launcher);
-    List<String> args = new ArrayList<>(List.of("stacks", "--launcher", launcher, "-n", "4"));
+    Sdm.Mpi mpi = Sdm.Mpi.of(launcher);
+    mpi.assume();
+    List<String> args = new ArrayList<>(List.of("stacks", "--launcher", mpi.launcher(), "-n", "4"));
     // As above: MPI_Init under gdb takes seconds.
     args.addAll(List.of("--after", "20s"));
     args.addAll(List.of(options));
-    args.addAll(List.of("--", Sdm.mpiExample(example).toString()));
-    Sdm.Result r = Sdm.run("", args.toArray(String[]::new));
+    args.addAll(mpi.launcherOptions());
+    args.addAll(List.of("--", mpi.example(example).toString()));
+    Sdm.Result r = Sdm.runWithEnv(mpi.env(), "", args.toArray(String[]::new));
     assertEquals(0, r.exitCode(), r.toString());
     return r;
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"mpirun", "srun"})
+  @ValueSource(strings = {"mpirun", "srun", "mpich:mpirun", "mpich:srun"})
   void stacksNameTheCycleOfSendsAndTheRankWaitingForItInABarrier(String launcher) throws Exception {
     Sdm.Result r = stacks(launcher, "mpi_cycle");
     contains(r, "pass_on at mpi_cycle.c:12  [0-2]");
@@ -133,9 +127,10 @@ class SdmMpiIT {
     contains(r, "deadlock: 0 -> 1 -> 2 -> 0, MPI_Send to the next rank, tag 7");
   }
 
-  @Test
-  void stacksNameTheRankACollectiveWaitsForWhichIsInCompute() throws Exception {
-    Sdm.Result r = stacks("mpirun", "mpi_straggler", "--format", "json");
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "mpich:mpirun"})
+  void stacksNameTheRankACollectiveWaitsForWhichIsInCompute(String launcher) throws Exception {
+    Sdm.Result r = stacks(launcher, "mpi_straggler", "--format", "json");
     contains(r, "\"event\":\"mpi-waits\"");
     contains(r, "\"waitsFor\":\"3\"");
     contains(
@@ -145,9 +140,10 @@ class SdmMpiIT {
     contains(r, "\"deadlocks\":[]");
   }
 
-  @Test
-  void stacksFollowTheRequestsAWaitallWaitsOnRoundTheRing() throws Exception {
-    Sdm.Result r = stacks("srun", "mpi_requests", "--format", "dot");
+  @ParameterizedTest
+  @ValueSource(strings = {"srun", "mpich:mpirun"})
+  void stacksFollowTheRequestsAWaitallWaitsOnRoundTheRing(String launcher) throws Exception {
+    Sdm.Result r = stacks(launcher, "mpi_requests", "--format", "dot");
     contains(r, "digraph waits {");
     contains(r, "[0] MPI_Waitall on MPI_Irecv from 1, tag 5; MPI_Isend to 3, tag 6\", color=red");
     contains(r, "  w0 -> w1;");
@@ -237,7 +233,14 @@ class SdmMpiIT {
   }
 
   @ParameterizedTest
-  @CsvSource({"mpirun, tls-tcp", "srun, tls-tcp", "mpirun, aeron-udp", "srun, insecure-tcp"})
+  @CsvSource({
+    "mpirun, tls-tcp",
+    "srun, tls-tcp",
+    "mpirun, aeron-udp",
+    "srun, insecure-tcp",
+    "mpich:mpirun, tls-tcp",
+    "mpich:srun, tls-tcp"
+  })
   void theRankWithTheWrongContributionStandsOut(String launcher, String transport)
       throws Exception {
     Sdm.Result r =

@@ -8,7 +8,6 @@ import io.sdmfabric.runtime.Programs;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.server.FabricConfig;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +72,7 @@ public record LaunchLine(
       throw new IllegalArgumentException(
           "no launch command: give the job's command, e.g. srun -n 4 ./app");
     }
-    JobLauncher launcher = JobLauncher.named(Path.of(command.get(0)).getFileName().toString());
+    JobLauncher launcher = JobLauncher.of(command.get(0));
     List<String> options = new ArrayList<>();
     Optional<Integer> size = Optional.empty();
     for (int i = 1; i < command.size(); i++) {
@@ -125,7 +124,7 @@ public record LaunchLine(
   }
 
   private static Optional<Integer> slurmTasks(JobLauncher launcher, Map<String, String> env) {
-    if (launcher != JobLauncher.SRUN || !env.containsKey("SLURM_NTASKS")) {
+    if (!launcher.isSlurm() || !env.containsKey("SLURM_NTASKS")) {
       return Optional.empty();
     }
     return Optional.of(ranks("$SLURM_NTASKS", env.get("SLURM_NTASKS")));

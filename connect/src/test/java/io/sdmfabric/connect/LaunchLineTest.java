@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.runtime.launch.JobLauncher;
+import io.sdmfabric.runtime.launch.LauncherFamily;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,8 +60,33 @@ class LaunchLineTest {
   }
 
   @Test
-  void aLauncherNamedByItsPathIsKnown() {
-    assertEquals(JobLauncher.MPIRUN, parse("/usr/bin/mpirun", "-n", "2", app).launcher());
+  void aLauncherNamedByItsPathIsOfTheFamilyItsVersionSays() throws Exception {
+    Path hydra = launcher("mpiexec", "HYDRA build details:\n    Version: 4.0.2");
+    Path orte = launcher("mpirun", "mpirun (OpenRTE) 4.1.4");
+    assertEquals(
+        new JobLauncher(hydra.toString(), LauncherFamily.MPICH),
+        parse(hydra.toString(), "-n", "2", app).launcher());
+    assertEquals(
+        new JobLauncher(orte.toString(), LauncherFamily.OPEN_MPI),
+        parse(orte.toString(), "-n", "2", app).launcher());
+  }
+
+  @Test
+  void aLauncherOfNoKnownFamilySaysWhatItFound() throws Exception {
+    Path qsub = launcher("qsub", "pbs_version = 22.05\nmore");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> parse(qsub.toString(), "-n", "2", app));
+    assertTrue(e.getMessage().contains("\"pbs_version = 22.05\""), e.getMessage());
+    assertTrue(e.getMessage().contains("--launcher-family"), e.getMessage());
+  }
+
+  /** A launcher named {@code name} (in a directory of its own) that prints {@code version}. */
+  private Path launcher(String name, String version) throws Exception {
+    Path d = Files.createTempDirectory(dir, name);
+    Path p = d.resolve(name);
+    Files.writeString(p, "#!/bin/sh\nprintf '%s\\n' '" + version.replace("\n", "' '") + "'\n");
+    Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwx------"));
+    return p;
   }
 
   @Test
@@ -72,7 +98,7 @@ class LaunchLineTest {
   @Test
   void whatCannotBeLaunchedIsSaidPlainly() {
     assertEquals(
-        "unknown launcher aprun: use mpirun or srun",
+        "the launcher aprun is not on the PATH",
         assertThrows(IllegalArgumentException.class, () -> parse("aprun", "-n", "4", app))
             .getMessage());
     assertEquals(

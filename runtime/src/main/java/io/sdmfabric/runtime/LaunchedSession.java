@@ -130,7 +130,7 @@ public final class LaunchedSession extends DistributedSession {
    */
   private String mpiWaitLibrary() {
     try {
-      return MpiWaitLibrary.build().toString();
+      return MpiWaitLibrary.build(spec.program()).toString();
     } catch (IOException e) {
       err.println("sdm: no MPI wait-for graph (waits) for this job: " + e.getMessage());
       return "";
@@ -150,7 +150,7 @@ public final class LaunchedSession extends DistributedSession {
     String address = spec.address();
     if (address == null) {
       List<String> hosts = JobHosts.of(launcher, spec.launcherOptions(), System.getenv());
-      if (hosts.isEmpty() && launcher == JobLauncher.SRUN) {
+      if (hosts.isEmpty() && launcher.isSlurm()) {
         // Slurm places the job: its nodes are known once rank 0 says them.
         job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
         hosts = SlurmHostlist.expand(job.get().nodes());
@@ -171,7 +171,7 @@ public final class LaunchedSession extends DistributedSession {
                 spec.keys()));
 
     checkAlive(); // ranks that could not start (their shim says why): no agents for them
-    if (launcher == JobLauncher.SRUN && job.isEmpty()) {
+    if (launcher.isSlurm() && job.isEmpty()) {
       job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
     }
     Map<String, String> env = master.agentSecrets();

@@ -7,8 +7,10 @@ import java.util.Objects;
 /**
  * What a DAP {@code launch} request asks for, read from its arguments (the attributes of an {@code
  * sdm} launch configuration): the program and its arguments, working directory and environment, the
- * number of ranks, the launcher ({@code none}: every rank on this machine; {@code mpirun} or {@code
- * srun}) with its own arguments, and whether to stop at {@code main}.
+ * number of ranks, the launcher ({@code none}: every rank on this machine; {@code mpirun}, {@code
+ * mpiexec}, {@code srun} or a launcher's path) with its own arguments and, where its {@code
+ * --version} cannot tell, its family ({@code launcherFamily}: openmpi, mpich, slurm; empty: as it
+ * says), and whether to stop at {@code main}.
  */
 public record LaunchConfig(
     String program,
@@ -19,16 +21,33 @@ public record LaunchConfig(
     String launcher,
     List<String> launcherArgs,
     boolean stopOnEntry,
-    int threadPerRankUpTo) {
+    int threadPerRankUpTo,
+    String launcherFamily) {
 
   /** Up to how many ranks each is a thread of its own, unless the configuration says. */
   static final int THREAD_PER_RANK_UP_TO = 2;
 
   /** The launchers a configuration may name. */
-  static final List<String> LAUNCHERS = List.of("none", "mpirun", "srun");
+  static final List<String> LAUNCHERS = List.of("none", "mpirun", "mpiexec", "srun");
+
+  /** A configuration whose launcher's family is as the launcher says. */
+  public LaunchConfig(
+      String program,
+      List<String> args,
+      String cwd,
+      Map<String, String> env,
+      int ranks,
+      String launcher,
+      List<String> launcherArgs,
+      boolean stopOnEntry,
+      int threadPerRankUpTo) {
+    this(
+        program, args, cwd, env, ranks, launcher, launcherArgs, stopOnEntry, threadPerRankUpTo, "");
+  }
 
   public LaunchConfig {
     Objects.requireNonNull(program, "program");
+    Objects.requireNonNull(launcherFamily, "launcherFamily");
     args = List.copyOf(args);
     env = Map.copyOf(env);
     launcherArgs = List.copyOf(launcherArgs);
@@ -49,9 +68,13 @@ public record LaunchConfig(
         arguments.containsKey("launcher")
             ? Attributes.text(arguments.get("launcher"), "launcher")
             : "none";
-    if (!LAUNCHERS.contains(launcher)) {
+    if (!LAUNCHERS.contains(launcher) && !launcher.contains("/")) {
       throw new IllegalArgumentException(
-          "\"launcher\" is " + launcher + ": use one of " + String.join(", ", LAUNCHERS));
+          "\"launcher\" is "
+              + launcher
+              + ": use one of "
+              + String.join(", ", LAUNCHERS)
+              + ", or a launcher's path");
     }
     int ranks =
         arguments.containsKey("ranks") ? Attributes.number(arguments.get("ranks"), "ranks") : 4;
@@ -70,6 +93,9 @@ public record LaunchConfig(
             && Attributes.flag(arguments.get("stopOnEntry"), "stopOnEntry"),
         arguments.containsKey("threadPerRankUpTo")
             ? Attributes.number(arguments.get("threadPerRankUpTo"), "threadPerRankUpTo")
-            : THREAD_PER_RANK_UP_TO);
+            : THREAD_PER_RANK_UP_TO,
+        arguments.containsKey("launcherFamily")
+            ? Attributes.text(arguments.get("launcherFamily"), "launcherFamily")
+            : "");
   }
 }

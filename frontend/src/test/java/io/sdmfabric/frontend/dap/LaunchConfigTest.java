@@ -56,7 +56,7 @@ class LaunchConfigTest {
         assertThrows(IllegalArgumentException.class, () -> LaunchConfig.from(Map.of()))
             .getMessage());
     assertEquals(
-        "\"launcher\" is qsub: use one of none, mpirun, srun",
+        "\"launcher\" is qsub: use one of none, mpirun, mpiexec, srun, or a launcher's path",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> LaunchConfig.from(json("{\"program\": \"a\", \"launcher\": \"qsub\"}")))

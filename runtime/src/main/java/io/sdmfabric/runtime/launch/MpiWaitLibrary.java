@@ -9,17 +9,23 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
  * sdm's MPI wait-records library ({@code sdm_mpiwait.c}, in the jar), which the rank shim preloads
  * into the ranks of the jobs sdm launches so that sdm can tell who waits for whom in MPI. It is
- * built with the job's own {@code mpicc} (the first on the {@code PATH}), so it matches the job's
- * MPI whatever that is, into {@code mpiwait/KEY/} of sdm's home, a directory of the user's alone;
- * KEY is a hash of the source and of {@code mpicc -show}, so a new source or another MPI builds
- * anew, and every later launch with the same ones takes the one built.
+ * built with the job's own MPI's {@code mpicc}, so it matches the job's MPI whatever that is: the
+ * program's MPI library ({@code ldd}: MPICH's {@code libmpich}, Intel MPI's {@code libmpi.so.12},
+ * Open MPI's {@code libmpi.so.40}) names the family, and the first of {@code mpicc}, {@code
+ * mpicc.mpich} / {@code mpicc.openmpi} on the {@code PATH} whose {@code -show} is that family's
+ * builds it (a program whose MPI is not seen takes {@code mpicc}). Into {@code mpiwait/KEY/} of
+ * sdm's home, a directory of the user's alone; KEY is a hash of the source and of {@code mpicc
+ * -show}, so a new source or another MPI builds anew, and every later launch with the same ones
+ * takes the one built.
  */
 public final class MpiWaitLibrary {
   /** How long mpicc may take. */
@@ -33,8 +39,89 @@ public final class MpiWaitLibrary {
    * @throws IOException saying why there is none: no mpicc, or it failed
    */
   public static Path build() throws IOException {
+    return build("mpicc", run(List.of("mpicc", "-show"), "mpicc -show").strip());
+  }
+
+  /**
+   * The library for the MPI that {@code program} runs with, built if need be.
+   *
+   * @throws IOException saying why there is none: no mpicc of that MPI, or it failed
+   */
+  public static Path build(String program) throws IOException {
+    Optional<Mpi> mpi = Mpi.linkedBy(program);
+    if (mpi.isEmpty()) {
+      return build();
+    }
+    List<String> tried = new ArrayList<>();
+    for (String mpicc : List.of("mpicc", mpi.get().compiler)) {
+      String show;
+      try {
+        show = run(List.of(mpicc, "-show"), mpicc + " -show").strip();
+      } catch (IOException e) {
+        continue;
+      }
+      tried.add(mpicc);
+      if (Mpi.of(show).equals(mpi)) {
+        return build(mpicc, show);
+      }
+    }
+    throw new IOException(
+        program
+            + " runs with "
+            + mpi.get().name
+            + " and no mpicc on the PATH is "
+            + mpi.get().name
+            + "'s ("
+            + (tried.isEmpty() ? "none found" : "found " + String.join(", ", tried))
+            + "; looked for mpicc and "
+            + mpi.get().compiler
+            + ")");
+  }
+
+  /** The MPI families a rank's library is built for, and their own compiler's name on Debian. */
+  enum Mpi {
+    MPICH("MPICH", "mpicc.mpich"),
+    OPEN_MPI("Open MPI", "mpicc.openmpi");
+
+    final String name;
+    final String compiler;
+
+    Mpi(String name, String compiler) {
+      this.name = name;
+      this.compiler = compiler;
+    }
+
+    /** The MPI of a library path or compiler line that names it. */
+    static Optional<Mpi> of(String text) {
+      if (text.contains("mpich") || text.contains("libmpi.so.12")) {
+        return Optional.of(MPICH);
+      }
+      if (text.contains("openmpi") || text.contains("libmpi.so.40") || text.contains("-lmpi")) {
+        return Optional.of(OPEN_MPI);
+      }
+      return Optional.empty();
+    }
+
+    /** The MPI that {@code program} loads, as {@code ldd} lists its libraries; empty if unseen. */
+    static Optional<Mpi> linkedBy(String program) {
+      String libraries;
+      try {
+        libraries = run(List.of("ldd", program), "ldd " + program);
+      } catch (IOException e) {
+        return Optional.empty();
+      }
+      for (String line : libraries.lines().toList()) {
+        String name = line.strip().split("\\s+")[0];
+        if (name.startsWith("libmpi")) {
+          return of(line);
+        }
+      }
+      return Optional.empty();
+    }
+  }
+
+  private static Path build(String mpicc, String mpi) throws IOException {
     String source = source();
-    String mpi = run(List.of("mpicc", "-show"), "mpicc -show").strip();
     Path dir = PrivateDirectory.sdmHome().resolve("mpiwait").resolve(key(source + "\n" + mpi));
     Path library = dir.resolve("libsdm_mpiwait.so");
     // Checked each time, the library built before too: it runs inside every rank.
@@ -48,8 +135,8 @@ public final class MpiWaitLibrary {
     Path building = Files.createTempFile(dir, "libsdm_mpiwait", ".so");
     try {
       run(
-          List.of("mpicc", "-shared", "-fPIC", "-O2", "-o", building.toString(), c.toString()),
-          "mpicc of sdm's MPI library");
+          List.of(mpicc, "-shared", "-fPIC", "-O2", "-o", building.toString(), c.toString()),
+          mpicc + " of sdm's MPI library");
       Files.move(building, library, StandardCopyOption.ATOMIC_MOVE);
     } finally {
       Files.deleteIfExists(building);

@@ -45,4 +45,25 @@ class JobHostsTest {
         JobHosts.of(JobLauncher.SRUN, List.of("-N", "1"), Map.of("SLURM_JOB_NODELIST", "x1")));
     assertEquals(List.of(), JobHosts.of(JobLauncher.SRUN, List.of("-N", "2"), Map.of()));
   }
+
+  @Test
+  void hydrasHostsComeFromItsHostOptionsAndHostFilesWithoutTheirCounts() throws Exception {
+    JobLauncher hydra = new JobLauncher("mpiexec", LauncherFamily.MPICH);
+    Path hostfile = dir.resolve("hydra-hosts");
+    Files.writeString(hostfile, "# nodes\nnode1:4\nnode2\n");
+    assertEquals(List.of("a", "b"), JobHosts.of(hydra, List.of("-hosts", "a:2,b"), Map.of()));
+    assertEquals(List.of("a"), JobHosts.of(hydra, List.of("--host", "a"), Map.of()));
+    assertEquals(
+        List.of("node1", "node2"),
+        JobHosts.of(hydra, List.of("-f", hostfile.toString()), Map.of()));
+    assertEquals(
+        List.of("node1", "node2"),
+        JobHosts.of(hydra, List.of("-machinefile", hostfile.toString()), Map.of()));
+    assertEquals(
+        List.of("n1", "n2"), JobHosts.of(hydra, List.of(), Map.of("SLURM_JOB_NODELIST", "n[1-2]")));
+    // hydra takes its options with two dashes as well.
+    assertEquals(
+        List.of("node1", "node2"),
+        JobHosts.of(hydra, List.of("--hostfile", hostfile.toString()), Map.of()));
+  }
 }
