@@ -269,9 +269,10 @@ class SdmMpiIT {
   @ParameterizedTest
   @ValueSource(strings = {"mpirun", "srun"})
   void noRankNorItsGdbHasTheSessionsSecretsInItsEnvironment(String launcher) throws Exception {
-    // The agents hold SDM_SECRET and SDM_KEYSTORE in their environment; gdb, its shell commands
-    // and the programs it starts must not: the program is the user's, but a secret in its
-    // environment is one more copy for a core file or a /proc reader to find. Each rank's
+    // The agents read the session's keys from the shared sdm home and hold none in their
+    // environment (with --secrets-in-clear they hold SDM_SECRET and SDM_KEYSTORE there); gdb, its
+    // shell commands and the programs it starts must never: the program is the user's, but a secret
+    // in its environment is one more copy for a core file or a /proc reader to find. Each rank's
     // environment is read from /proc where its gdb runs (on its node), not through a call into
     // the program: gdb 13 cannot call functions on this machine's CPUs with AMX ("Couldn't write
     // extended state status: Bad address").
@@ -284,6 +285,9 @@ class SdmMpiIT {
                 + "gdb python print('rank-env', ' '.join(sorted(v.split(b'=')[0].decode() for v in"
                 + " open('/proc/%d/environ' % gdb.selected_inferior().pid, 'rb').read().split(b'\\0')"
                 + " if v.startswith(b'SDM_'))))\n"
+                + "gdb python print('agent-env', ' '.join(sorted(v.split(b'=')[0].decode() for v in"
+                + " open('/proc/%d/environ' % __import__('os').getppid(), 'rb').read().split(b'\\0')"
+                + " if v.startswith(b'SDM_'))) or '-')\n"
                 + "gdb shell echo \"gdb-env=[$SDM_SECRET$SDM_KEYSTORE]\"\nquit\n");
     Matcher env = Pattern.compile("(?m)^\\[0-3\\] rank-env (.*)$").matcher(r.out());
     assertTrue(env.find(), "every rank's SDM_ variables, alike\n" + r);
@@ -292,6 +296,11 @@ class SdmMpiIT {
     assertTrue(names.contains("SDM_RANK"), r.toString());
     assertFalse(names.contains("SDM_SECRET"), r.toString());
     assertFalse(names.contains("SDM_KEYSTORE"), r.toString());
+    // gdb's parent, the agent, holds no secret in its environment either.
+    Matcher agent = Pattern.compile("(?m)^\\[0-3\\] agent-env (.*)$").matcher(r.out());
+    assertTrue(agent.find(), "every agent's SDM_ variables, alike\n" + r);
+    assertFalse(agent.group(1).contains("SDM_SECRET"), r.toString());
+    assertFalse(agent.group(1).contains("SDM_KEYSTORE"), r.toString());
     // gdb's shell writes to gdb's own output, which the agent logs as a line that is not MI.
     assertTrue(r.err().contains("gdb-env=[]"), r.toString());
     assertFalse(r.err().matches("(?s).*gdb-env=\\[[^\\]].*"), r.toString());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.PrivateDirectory;
 import io.sdmfabric.wire.Protos;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +56,7 @@ class SdmNodesIT {
    * {@code sdm COMMAND} with the launcher's options that spread 8 ranks over the 4 nodes, 2 on
    * each, up to {@code --}.
    */
-  private static List<String> launch(String command, String launcher) {
+  private static List<String> launch(String command, String launcher) throws IOException {
     List<String> args = new ArrayList<>(List.of(command, "--launcher", launcher));
     args.addAll(twoRanksPerNode(launcher, 4));
     args.add("--");
@@ -64,17 +65,25 @@ class SdmNodesIT {
 
   /**
    * The launcher's options that place {@code 2 * nodes} ranks on the first {@code nodes} nodes of
-   * the test bed, 2 on each.
+   * the test bed, 2 on each; for mpirun, a hostfile of those nodes alone, so that its daemons run
+   * there only.
    */
-  static List<String> twoRanksPerNode(String launcher, int nodes) {
+  static List<String> twoRanksPerNode(String launcher, int nodes) throws IOException {
     List<String> options = new ArrayList<>();
     if (launcher.equals("srun")) {
       options.addAll(List.of("-N", Integer.toString(nodes), "--ntasks-per-node=2"));
     } else {
+      Path all = Path.of(System.getenv("SDM_NODES_HOSTFILE"));
+      List<String> lines = Files.readAllLines(all);
+      Path hostfile = all;
+      if (nodes < lines.size()) {
+        hostfile = Path.of("target", "hostfile-" + nodes).toAbsolutePath();
+        Files.write(hostfile, lines.subList(0, nodes));
+      }
       options.addAll(
           List.of(
               "--hostfile",
-              System.getenv("SDM_NODES_HOSTFILE"),
+              hostfile.toString(),
               "--mca",
               "plm_rsh_agent",
               System.getenv("SDM_NODES_RSH"),

@@ -32,12 +32,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The session's secret and keystore never cross the network between nodes (issue #25, item 1): a
- * packet capture of the test bed's bridge, taken while a session of two nodes starts under mpirun
- * and under srun (and over aeron-udp, whose seal is keyed by the secret), holds neither the secret
- * (in hex or raw), nor the keystore's bytes (raw or base64), nor its private key. The capture
- * itself is checked to have seen the launch: the path of the session's key directory, which the
- * agents' command line carries, is in it. And with {@code --secrets-in-clear} the secret is there,
- * as the option warns.
+ * packet capture of the test bed's network, on every link between the login and the nodes (and so
+ * between two nodes), taken while a session of two nodes starts under mpirun and under srun (and
+ * over aeron-udp, whose seal is keyed by the secret), holds neither the secret (in hex or raw), nor
+ * the keystore's bytes (raw or base64), nor its private key. The capture itself is checked to have
+ * seen the launch: the path of the session's key directory, which the agents' command line carries,
+ * is in it. And with {@code --secrets-in-clear} the secret is there, as the option warns.
  */
 class SdmSecretsOnTheWireIT {
   /** Long enough that a match is no accident; every window of the keystore of this size counts. */
@@ -64,7 +64,7 @@ class SdmSecretsOnTheWireIT {
 
   @ParameterizedTest
   @CsvSource({"mpirun,tls-tcp", "srun,tls-tcp", "mpirun,aeron-udp"})
-  void neitherTheSecretNorTheKeystoreCrossesTheBridge(String launcher, String transport)
+  void neitherTheSecretNorTheKeystoreCrossesTheNetwork(String launcher, String transport)
       throws Exception {
     Captured c = captureASession(launcher, transport, false);
     assertTrue(
@@ -89,12 +89,12 @@ class SdmSecretsOnTheWireIT {
   }
 
   @Test
-  void withSecretsInClearTheSecretIsOnTheBridgeAsTheWarningSays() throws Exception {
+  void withSecretsInClearTheSecretIsOnTheNetworkAsTheWarningSays() throws Exception {
     Captured c = captureASession("mpirun", "tls-tcp", true);
     assertTrue(c.contains(c.secretHex.getBytes(StandardCharsets.US_ASCII)), "the secret in hex");
   }
 
-  /** What a capture of the bridge saw during a session, and the session's keys. */
+  /** What a capture of the test bed's network saw during a session, and the session's keys. */
   private record Captured(
       byte[] bytes, Path keyDirectory, String secretHex, byte[] keystore, byte[] privateKey) {
     boolean contains(byte[] needle) {
@@ -117,14 +117,29 @@ class SdmSecretsOnTheWireIT {
   }
 
   /**
-   * Captures the bridge while a session of 4 ranks on 2 nodes starts under {@code launcher}, stops
-   * at a breakpoint and ends; reads the session's keys from its key directory meanwhile.
+   * Captures the test bed's network while a session of 4 ranks on 2 nodes starts under {@code
+   * launcher}, stops at a breakpoint and ends; reads the session's keys from its key directory
+   * meanwhile.
    */
   private static Captured captureASession(String launcher, String transport, boolean inClear)
       throws Exception {
-    Path pcap = Files.createTempFile(Path.of("target"), "bridge-", ".pcap");
+    Path pcap = Files.createTempFile(Path.of("target"), "nodes-", ".pcap");
     Process tcpdump =
-        new ProcessBuilder("tcpdump", "-i", bridge(), "-s", "0", "-U", "-n", "-w", pcap.toString())
+        // Every interface of the login, the host ends of the nodes' links included, where the
+        // traffic between two nodes passes too (the bridge's own interface sees only what is for
+        // the login), filtered to the test bed's network.
+        new ProcessBuilder(
+                "tcpdump",
+                "-i",
+                "any",
+                "-s",
+                "0",
+                "-U",
+                "-n",
+                "-w",
+                pcap.toString(),
+                "net",
+                System.getenv("SDM_NODES_NET"))
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .redirectErrorStream(false)
             .start();
@@ -170,21 +185,6 @@ class SdmSecretsOnTheWireIT {
       tcpdump.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       Files.deleteIfExists(pcap);
     }
-  }
-
-  /** The bridge of the test bed: the interface that holds the login's address on it. */
-  private static String bridge() throws Exception {
-    Process ip = new ProcessBuilder("ip", "-o", "-4", "addr", "show").start();
-    String out = new String(ip.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    ip.waitFor(10, TimeUnit.SECONDS);
-    String login = System.getenv("SDM_NODES_LOGIN");
-    for (String line : out.split("\n")) {
-      String[] words = line.trim().split("\\s+");
-      if (words.length > 3 && words[3].startsWith(login + "/")) {
-        return words[1];
-      }
-    }
-    throw new AssertionError("no interface holds " + login + ":\n" + out);
   }
 
   /** Waits until tcpdump says it listens (it captures nothing before). */
