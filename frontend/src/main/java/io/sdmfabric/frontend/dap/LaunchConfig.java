@@ -30,21 +30,6 @@ public record LaunchConfig(
   /** The launchers a configuration may name. */
   static final List<String> LAUNCHERS = List.of("none", "mpirun", "mpiexec", "srun");
 
-  /** A configuration whose launcher's family is as the launcher says. */
-  public LaunchConfig(
-      String program,
-      List<String> args,
-      String cwd,
-      Map<String, String> env,
-      int ranks,
-      String launcher,
-      List<String> launcherArgs,
-      boolean stopOnEntry,
-      int threadPerRankUpTo) {
-    this(
-        program, args, cwd, env, ranks, launcher, launcherArgs, stopOnEntry, threadPerRankUpTo, "");
-  }
-
   public LaunchConfig {
     Objects.requireNonNull(program, "program");
     Objects.requireNonNull(launcherFamily, "launcherFamily");

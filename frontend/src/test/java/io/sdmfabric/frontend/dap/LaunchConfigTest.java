@@ -37,7 +37,8 @@ class LaunchConfigTest {
             "srun",
             List.of("-N", "2"),
             true,
-            0),
+            0,
+            ""),
         c);
   }
 
