@@ -149,6 +149,64 @@ class SdmNodesIT {
     assertEquals(4, agents.values().stream().distinct().count(), "an agent per node\n" + r);
   }
 
+  /**
+   * MPICH's hydra across the nodes, as a user whose {@code mpirun} is MPICH's starts it: its own
+   * hostfile ({@code HOST:SLOTS}) and remote shell ({@code -launcher rsh -launcher-exec}), two
+   * ranks a node. Each node's ranks are debugged by that node's one agent, and the wrong
+   * contribution is found.
+   */
+  @Test
+  void underMpichsHydraEachNodeHasOneAgentWhoseGdbDebugsThatNodesRanks() throws Exception {
+    Sdm.Mpi mpich = Sdm.Mpi.of("mpich:mpirun");
+    mpich.assume();
+    List<String> hosts = new ArrayList<>();
+    for (String line : Files.readAllLines(Path.of(System.getenv("SDM_NODES_HOSTFILE")))) {
+      hosts.add(line.split("\\s+")[0] + ":16");
+    }
+    Path hostfile = Files.write(Path.of("target", "hostfile-hydra").toAbsolutePath(), hosts);
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "debug",
+                "--launcher",
+                "mpirun",
+                "-f",
+                hostfile.toString(),
+                "-launcher",
+                "rsh",
+                "-launcher-exec",
+                System.getenv("SDM_NODES_RSH"),
+                "-ppn",
+                "2",
+                "-n",
+                "8",
+                "--",
+                mpich.example("mpi_reduce").toString()));
+    Map<String, String> env = new java.util.HashMap<>(mpich.env());
+    env.put("SLURM_CONF", System.getenv("SDM_NODES_SLURM_CONF"));
+    Sdm.Result r =
+        Sdm.runWithEnv(
+            env,
+            "break combine\nrun\nwait 60\nprint mine\n"
+                + "gdb python print('node', __import__('os').uname().nodename)\n"
+                + "gdb python print('agent', __import__('os').getppid())\n"
+                + "quit\n",
+            args.toArray(String[]::new));
+    assertEquals(0, r.exitCode(), r.toString());
+    Map<Integer, String> values = byRank(r.out(), "mine = .*");
+    Map<Integer, String> nodes = byRank(r.out(), "node node\\d");
+    Map<Integer, String> agents = byRank(r.out(), "agent \\d+");
+    for (int rank = 0; rank < 8; rank++) {
+      assertEquals(
+          "mine = " + (rank == 2 ? -3 : rank + 1), values.get(rank), "rank " + rank + "\n" + r);
+      assertEquals("node node" + (rank / 2 + 1), nodes.get(rank), "rank " + rank + "\n" + r);
+    }
+    for (int rank = 0; rank < 8; rank += 2) {
+      assertEquals(agents.get(rank), agents.get(rank + 1), "one agent for node " + rank / 2);
+    }
+    assertEquals(4, agents.values().stream().distinct().count(), "an agent per node\n" + r);
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"srun", "mpirun"})
   void stacksOfADeadlockAcrossNodesMergeTheRanksOfEveryNode(String launcher) throws Exception {
