@@ -7,11 +7,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs the fat jar ({@code target/sdm.jar}) as a user would, in a subprocess, and builds the
@@ -373,5 +375,17 @@ final class Sdm {
       }
     }
     return found;
+  }
+
+  /** Waits at most {@code bound} for {@code condition}. */
+  static void await(BooleanSupplier condition, Duration bound, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + bound.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within " + bound + ": " + what);
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
   }
 }

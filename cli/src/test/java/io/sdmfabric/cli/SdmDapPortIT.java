@@ -18,7 +18,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -190,7 +189,7 @@ class SdmDapPortIT {
       s.getOutputStream().write(bytes);
       s.getOutputStream().flush();
       s.setSoTimeout(30_000);
-      await(
+      Sdm.await(
           () -> lineAfter(before).contains("refused a connection") || Files.exists(marker),
           Duration.ofSeconds(30),
           "a refusal, or the attach to run");
@@ -277,7 +276,7 @@ class SdmDapPortIT {
 
   private static Matcher awaitListening(Sdm.Background adapter) throws Exception {
     Matcher[] found = new Matcher[1];
-    await(
+    Sdm.await(
         () -> {
           try {
             Matcher m = LISTENING.matcher(adapter.err());
@@ -301,17 +300,5 @@ class SdmDapPortIT {
   private static Path privateDirectory(Path path) throws IOException {
     return Files.createDirectory(
         path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-  }
-
-  /** Waits at most {@code bound} for {@code condition}. */
-  private static void await(BooleanSupplier condition, Duration bound, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + bound.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + bound + ": " + what);
-      }
-      TimeUnit.MILLISECONDS.sleep(50);
-    }
   }
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -328,7 +327,7 @@ class SdmMpiIT {
             .start();
     List<ProcessHandle> tree = new ArrayList<>(List.of(sdm.toHandle()));
     try {
-      await(
+      Sdm.await(
           () -> read(out).contains(" loaded ") || !sdm.isAlive(),
           Duration.ofMinutes(2),
           "the session to start");
@@ -339,7 +338,7 @@ class SdmMpiIT {
       sdm.getOutputStream().close(); // the console's input ends: the session closes
       sdm.destroy(); // SIGTERM, while it does
       assertTrue(sdm.waitFor(60, TimeUnit.SECONDS), () -> read(out));
-      await(
+      Sdm.await(
           () -> tree.stream().noneMatch(ProcessHandle::isAlive),
           Duration.ofSeconds(60),
           "the processes the session started to end");
@@ -347,18 +346,6 @@ class SdmMpiIT {
       sdm.descendants().forEach(tree::add);
       tree.forEach(ProcessHandle::destroyForcibly);
       Files.deleteIfExists(out);
-    }
-  }
-
-  /** Waits at most {@code bound} for {@code condition}. */
-  private static void await(BooleanSupplier condition, Duration bound, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + bound.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within " + bound + ": " + what);
-      }
-      TimeUnit.MILLISECONDS.sleep(50);
     }
   }
 
