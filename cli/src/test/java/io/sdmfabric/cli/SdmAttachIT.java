@@ -272,9 +272,11 @@ class SdmAttachIT {
     job.finishesNormally();
   }
 
-  @Test
-  void underSrunAttachByJobStepShowsEveryRankAndQuitLeavesTheJobToFinish() throws Exception {
-    Job job = new Job("srun").started();
+  @ParameterizedTest
+  @ValueSource(strings = {"srun", "mpich:srun"})
+  void underSrunAttachByJobStepShowsEveryRankAndQuitLeavesTheJobToFinish(String launcher)
+      throws Exception {
+    Job job = new Job(launcher).started();
     Sdm.Result r = Sdm.run("bt\nquit\n", "attach", "--batch", "--slurm", job.slurmJob());
     assertEquals(0, r.exitCode(), r.toString());
     everyRankIterates(r, RankSet.all(RANKS));

@@ -81,7 +81,32 @@ class SdmMpiIT {
     args.addAll(List.of("--", mpi.example(example).toString()));
     Sdm.Result r = Sdm.runWithEnv(mpi.env(), input, args.toArray(String[]::new));
     assertEquals(0, r.exitCode(), r.toString());
+    assertFalse(r.err().contains(PMI2_WARNING), "no warning where the plugin fits:\n" + r);
     return r;
+  }
+
+  /** What sdm says of an MPICH program whose ranks srun would start each as a world of one. */
+  private static final String PMI2_WARNING = "runs with MPICH, whose ranks find each other";
+
+  @Test
+  void anMpichProgramUnderSrunWithoutPmi2IsWarnedOfForItsRanksWouldNotMeet() throws Exception {
+    Sdm.Mpi mpi = Sdm.Mpi.of("mpich:srun");
+    mpi.assume();
+    String program = mpi.example("mpi_reduce").toString();
+    Sdm.Result r =
+        Sdm.runWithEnv(
+            mpi.env(), "quit\n", "debug", "--launcher", "srun", "-n", "2", "--", program);
+    assertEquals(0, r.exitCode(), r.toString());
+    assertTrue(
+        r.err()
+            .contains(
+                "sdm: WARNING: "
+                    + program
+                    + " "
+                    + PMI2_WARNING
+                    + " under srun only through Slurm's pmi2 plugin"),
+        r.toString());
+    assertTrue(r.err().contains("Add --mpi=pmi2 to srun's options."), r.toString());
   }
 
   @ParameterizedTest
@@ -127,7 +152,7 @@ class SdmMpiIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"mpirun", "mpich:mpirun"})
+  @ValueSource(strings = {"mpirun", "mpich:mpirun", "mpich:srun"})
   void stacksNameTheRankACollectiveWaitsForWhichIsInCompute(String launcher) throws Exception {
     Sdm.Result r = stacks(launcher, "mpi_straggler", "--format", "json");
     contains(r, "\"event\":\"mpi-waits\"");
@@ -140,7 +165,7 @@ class SdmMpiIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"srun", "mpich:mpirun"})
+  @ValueSource(strings = {"srun", "mpich:mpirun", "mpich:srun"})
   void stacksFollowTheRequestsAWaitallWaitsOnRoundTheRing(String launcher) throws Exception {
     Sdm.Result r = stacks(launcher, "mpi_requests", "--format", "dot");
     contains(r, "digraph waits {");

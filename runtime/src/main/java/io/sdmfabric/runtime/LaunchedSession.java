@@ -10,6 +10,7 @@ import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.runtime.launch.RankShim;
 import io.sdmfabric.runtime.launch.RankSpool;
 import io.sdmfabric.runtime.launch.SlurmHostlist;
+import io.sdmfabric.runtime.launch.SlurmMpiPlugin;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.RankReply;
 import java.io.IOException;
@@ -140,6 +141,10 @@ public final class LaunchedSession extends DistributedSession {
   @Override
   void start() throws IOException, InterruptedException {
     JobLauncher launcher = spec.launcher();
+    if (launcher.isSlurm()) {
+      SlurmMpiPlugin.warning(spec.program(), spec.launcherOptions(), System.getenv())
+          .ifPresent(err::println);
+    }
     List<String> ranksCommand =
         launcher.ranks(
             spec.launcherOptions(),

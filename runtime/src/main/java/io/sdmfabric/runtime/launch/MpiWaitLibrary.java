@@ -164,7 +164,7 @@ public final class MpiWaitLibrary {
   }
 
   /** The standard output of {@code command}; fails with its output when it fails. */
-  private static String run(List<String> command, String what) throws IOException {
+  static String run(List<String> command, String what) throws IOException {
     Process p;
     try {
       p = new ProcessBuilder(command).redirectErrorStream(true).start();
