@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,9 +27,9 @@ before(() => {
 
 after(() => rmSync(built, { recursive: true, force: true }));
 
-/** A client of a fresh `sdm dap`, whose requests may wait as long as gdb does. */
-async function adapter(t) {
-  const dc = new DebugClient(join(top, 'sdm'), 'dap', 'sdm', { cwd: top }, true);
+/** A client of a fresh `sdm dap` (its environment with `env`), whose requests may wait as long as gdb does. */
+async function adapter(t, env = {}) {
+  const dc = new DebugClient(join(top, 'sdm'), 'dap', 'sdm', { cwd: top, env: { ...process.env, ...env } }, true);
   dc.defaultTimeout = 60_000;
   await dc.start();
   t.after(() => dc.stop());
@@ -540,6 +540,31 @@ function noMpi() {
   return null;
 }
 
+/**
+ * MPICH as a user whose mpirun and mpicc are MPICH's has it: a directory of links to MPICH's
+ * commands (and hydra's proxy, which hydra finds beside the mpiexec it was started as) to put
+ * first on the PATH, and examples/mpi_reduce.c built with MPICH's mpicc. Why not, when MPICH is
+ * not installed (Debian's mpich and libmpich-dev; dev/test installs them).
+ */
+function mpichFirst() {
+  for (const [command, args] of [['mpicc.mpich', ['--version']], ['mpiexec.hydra', ['-n', '1', 'true']]]) {
+    const r = spawnSync(command, args, { timeout: 60_000, stdio: 'ignore' });
+    if (r.status !== 0) {
+      return `${command} ${args.join(' ')} fails: MPICH is not installed (Debian's mpich and libmpich-dev; dev/test installs them)`;
+    }
+  }
+  const path = join(built, 'mpich-first');
+  mkdirSync(path, { recursive: true });
+  for (const [name, target] of [['mpirun', 'mpiexec.hydra'], ['mpiexec', 'mpiexec.hydra'], ['mpicc', 'mpicc.mpich'], ['hydra_pmi_proxy', 'hydra_pmi_proxy']]) {
+    if (!existsSync(join(path, name))) {
+      symlinkSync(join('/usr/bin', target), join(path, name));
+    }
+  }
+  const mpiReduce = program('mpi_reduce-mpich');
+  execFileSync('mpicc.mpich', ['-g', '-O0', '-o', mpiReduce, 'examples/mpi_reduce.c'], { cwd: top });
+  return { path, mpiReduce };
+}
+
 /** examples/mpi_reduce.c built with mpicc, as examples/mpi_reduce.c in the frames. */
 function mpiReduce() {
   execFileSync('mpicc', ['-g', '-O0', '-o', program('mpi_reduce'), 'examples/mpi_reduce.c'], { cwd: top });
@@ -555,6 +580,27 @@ test('an MPI job under mpirun: every rank at the breakpoint is one group, the wr
   const dc = await adapter(t);
   await dc.hitBreakpoint(
     { program: mpiReduce(), ranks: 4, cwd: top, launcher: 'mpirun', launcherArgs: ['--oversubscribe'] },
+    { path: join(examples, 'mpi_reduce.c'), line: 10 },
+  );
+  const threads = await threadsOnce(dc, (n) => n.length === 1);
+  assert.equal(threads[0].name, '[0-3] combine at examples/mpi_reduce.c:10');
+  const [frame] = (await dc.stackTraceRequest({ threadId: threads[0].id })).body.stackFrames;
+  const mine = await dc.evaluateRequest({ expression: 'mine', frameId: frame.id, context: 'hover' });
+  assert.equal(mine.body.result, '1 on [0], 2 on [1], -3 on [2], 4 on [3]');
+  const end = dc.waitForEvent('terminated');
+  await dc.continueRequest({ threadId: threads[0].id });
+  await end;
+});
+
+test('an MPI job of MPICH under its mpirun (hydra): the same launch finds the same wrong value', async (t) => {
+  const mpich = mpichFirst();
+  if (typeof mpich !== 'object') {
+    t.skip(mpich);
+    return;
+  }
+  const dc = await adapter(t, { PATH: `${mpich.path}:${process.env.PATH}` });
+  await dc.hitBreakpoint(
+    { program: mpich.mpiReduce, ranks: 4, cwd: top, launcher: 'mpirun' },
     { path: join(examples, 'mpi_reduce.c'), line: 10 },
   );
   const threads = await threadsOnce(dc, (n) => n.length === 1);

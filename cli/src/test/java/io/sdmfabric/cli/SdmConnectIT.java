@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Reverse connect end to end: {@code sdm connect} in front of a launch command (in a real Slurm
@@ -151,6 +153,38 @@ class SdmConnectIT {
         assertEquals(0, first.await().exitCode());
         assertEquals(0, second.await().exitCode());
       }
+    }
+  }
+
+  /**
+   * A job of MPICH's, launched by its mpirun (hydra) or by srun through Slurm's PMI-2 plugin, with
+   * the same {@code sdm connect} in front of the same launch command as under Open MPI.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"mpich:mpirun", "mpich:srun"})
+  void anMpichJobIsDebuggedFromTheFrontEndThatAcceptsItsRequest(String launcher) throws Exception {
+    Sdm.Mpi mpi = Sdm.Mpi.of(launcher);
+    mpi.assume();
+    Map<String, String> env = new java.util.HashMap<>(env());
+    env.putAll(mpi.env());
+    List<String> connect = new java.util.ArrayList<>(List.of("connect", mpi.launcher()));
+    connect.addAll(mpi.launcherOptions());
+    connect.addAll(List.of("-n", "3", mpi.example("mpi_reduce").toString()));
+    try (Sdm.Background job = new Sdm.Background(env, connect.toArray(String[]::new))) {
+      awaitRequest();
+      Sdm.Result r =
+          Sdm.runWithEnv(
+              env,
+              "accept\nbreak combine\nrun\nwait 60\nbt\nprint mine\nquit\n",
+              "listen",
+              "--batch");
+      assertEquals(0, r.exitCode(), r.toString());
+      contains(r.out(), "session 1: 3 ranks, " + mpi.launcher(), r);
+      contains(r.out(), "main at mpi_reduce.c:19  [0-2]", r);
+      contains(r.out(), "  combine at mpi_reduce.c:9  [0-2]", r);
+      contains(r.out(), "[2] mine = -3", r);
+      contains(r.out(), "session 1 ended: the master ended the session: the job has ended", r);
+      assertEquals(0, job.await().exitCode(), job.err());
     }
   }
 

@@ -54,10 +54,11 @@ class SdmNodesIT {
 
   /**
    * {@code sdm COMMAND} with the launcher's options that spread 8 ranks over the 4 nodes, 2 on
-   * each, up to {@code --}.
+   * each, up to {@code --}. {@code launcher} is spelled as {@link Sdm.Mpi} has it.
    */
   private static List<String> launch(String command, String launcher) throws IOException {
-    List<String> args = new ArrayList<>(List.of(command, "--launcher", launcher));
+    List<String> args =
+        new ArrayList<>(List.of(command, "--launcher", Sdm.Mpi.of(launcher).launcher()));
     args.addAll(twoRanksPerNode(launcher, 4));
     args.add("--");
     return args;
@@ -66,46 +67,63 @@ class SdmNodesIT {
   /**
    * The launcher's options that place {@code 2 * nodes} ranks on the first {@code nodes} nodes of
    * the test bed, 2 on each; for mpirun, a hostfile of those nodes alone, so that its daemons run
-   * there only.
+   * there only: Open MPI's ({@code --hostfile}, its remote shell as {@code plm_rsh_agent}) or
+   * MPICH's hydra's ({@code -f} of {@code HOST:SLOTS} lines, {@code -launcher rsh -launcher-exec}).
+   * {@code launcher} is spelled as {@link Sdm.Mpi} has it.
    */
   static List<String> twoRanksPerNode(String launcher, int nodes) throws IOException {
-    List<String> options = new ArrayList<>();
-    if (launcher.equals("srun")) {
+    Sdm.Mpi mpi = Sdm.Mpi.of(launcher);
+    List<String> options = new ArrayList<>(mpi.launcherOptions());
+    if (mpi.launcher().equals("srun")) {
       options.addAll(List.of("-N", Integer.toString(nodes), "--ntasks-per-node=2"));
     } else {
-      Path all = Path.of(System.getenv("SDM_NODES_HOSTFILE"));
-      List<String> lines = Files.readAllLines(all);
-      Path hostfile = all;
-      if (nodes < lines.size()) {
-        hostfile = Path.of("target", "hostfile-" + nodes).toAbsolutePath();
-        Files.write(hostfile, lines.subList(0, nodes));
+      List<String> hosts =
+          Files.readAllLines(Path.of(System.getenv("SDM_NODES_HOSTFILE"))).subList(0, nodes);
+      String rsh = System.getenv("SDM_NODES_RSH");
+      if (mpi.mpich()) {
+        Path hostfile =
+            hostfile("hydra-" + nodes, hosts.stream().map(h -> h.split("\\s+")[0] + ":16"));
+        options.addAll(
+            List.of(
+                "-f", hostfile.toString(), "-launcher", "rsh", "-launcher-exec", rsh, "-ppn", "2"));
+      } else {
+        Path hostfile = hostfile("openmpi-" + nodes, hosts.stream());
+        options.addAll(
+            List.of(
+                "--hostfile",
+                hostfile.toString(),
+                "--mca",
+                "plm_rsh_agent",
+                rsh,
+                "--map-by",
+                "ppr:2:node"));
       }
-      options.addAll(
-          List.of(
-              "--hostfile",
-              hostfile.toString(),
-              "--mca",
-              "plm_rsh_agent",
-              System.getenv("SDM_NODES_RSH"),
-              "--map-by",
-              "ppr:2:node"));
     }
     options.addAll(List.of("-n", Integer.toString(2 * nodes)));
     return options;
   }
 
-  private static Sdm.Result debug(String launcher, String example, String input) throws Exception {
-    return sdm(launch("debug", launcher), example, input);
+  private static Path hostfile(String name, java.util.stream.Stream<String> lines)
+      throws IOException {
+    return Files.write(Path.of("target", "hostfile-" + name).toAbsolutePath(), lines.toList());
   }
 
-  /** Runs sdm with {@code args} and the example program; it must exit with 0. */
-  private static Sdm.Result sdm(List<String> args, String example, String input) throws Exception {
-    args.add(Sdm.mpiExample(example).toString());
-    Sdm.Result r =
-        Sdm.runWithEnv(
-            Map.of("SLURM_CONF", System.getenv("SDM_NODES_SLURM_CONF")),
-            input,
-            args.toArray(String[]::new));
+  private static Sdm.Result debug(String launcher, String example, String input) throws Exception {
+    return sdm(launch("debug", launcher), launcher, example, input);
+  }
+
+  /**
+   * Runs sdm with {@code args} and the example program built with the MPI of {@code launcher}; it
+   * must exit with 0.
+   */
+  private static Sdm.Result sdm(List<String> args, String launcher, String example, String input)
+      throws Exception {
+    Sdm.Mpi mpi = Sdm.Mpi.of(launcher);
+    mpi.assume();
+    args.add(mpi.example(example).toString());
+    Map<String, String> env = new java.util.HashMap<>(mpi.env());
+    env.put("SLURM_CONF", System.getenv("SDM_NODES_SLURM_CONF"));
+    Sdm.Result r = Sdm.runWithEnv(env, input, args.toArray(String[]::new));
     assertEquals(0, r.exitCode(), r.toString());
     return r;
   }
@@ -121,8 +139,13 @@ class SdmNodesIT {
     return found;
   }
 
+  /**
+   * Under each launcher, of each MPI, as its user starts it across nodes (for MPICH's hydra: its
+   * own hostfile and remote shell), each node's ranks are debugged by that node's one agent, and
+   * the wrong contribution is found.
+   */
   @ParameterizedTest
-  @ValueSource(strings = {"srun", "mpirun"})
+  @ValueSource(strings = {"srun", "mpirun", "mpich:mpirun", "mpich:srun"})
   void eachNodeHasOneAgentWhoseGdbDebugsThatNodesRanks(String launcher) throws Exception {
     Sdm.Result r =
         debug(
@@ -149,71 +172,13 @@ class SdmNodesIT {
     assertEquals(4, agents.values().stream().distinct().count(), "an agent per node\n" + r);
   }
 
-  /**
-   * MPICH's hydra across the nodes, as a user whose {@code mpirun} is MPICH's starts it: its own
-   * hostfile ({@code HOST:SLOTS}) and remote shell ({@code -launcher rsh -launcher-exec}), two
-   * ranks a node. Each node's ranks are debugged by that node's one agent, and the wrong
-   * contribution is found.
-   */
-  @Test
-  void underMpichsHydraEachNodeHasOneAgentWhoseGdbDebugsThatNodesRanks() throws Exception {
-    Sdm.Mpi mpich = Sdm.Mpi.of("mpich:mpirun");
-    mpich.assume();
-    List<String> hosts = new ArrayList<>();
-    for (String line : Files.readAllLines(Path.of(System.getenv("SDM_NODES_HOSTFILE")))) {
-      hosts.add(line.split("\\s+")[0] + ":16");
-    }
-    Path hostfile = Files.write(Path.of("target", "hostfile-hydra").toAbsolutePath(), hosts);
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "debug",
-                "--launcher",
-                "mpirun",
-                "-f",
-                hostfile.toString(),
-                "-launcher",
-                "rsh",
-                "-launcher-exec",
-                System.getenv("SDM_NODES_RSH"),
-                "-ppn",
-                "2",
-                "-n",
-                "8",
-                "--",
-                mpich.example("mpi_reduce").toString()));
-    Map<String, String> env = new java.util.HashMap<>(mpich.env());
-    env.put("SLURM_CONF", System.getenv("SDM_NODES_SLURM_CONF"));
-    Sdm.Result r =
-        Sdm.runWithEnv(
-            env,
-            "break combine\nrun\nwait 60\nprint mine\n"
-                + "gdb python print('node', __import__('os').uname().nodename)\n"
-                + "gdb python print('agent', __import__('os').getppid())\n"
-                + "quit\n",
-            args.toArray(String[]::new));
-    assertEquals(0, r.exitCode(), r.toString());
-    Map<Integer, String> values = byRank(r.out(), "mine = .*");
-    Map<Integer, String> nodes = byRank(r.out(), "node node\\d");
-    Map<Integer, String> agents = byRank(r.out(), "agent \\d+");
-    for (int rank = 0; rank < 8; rank++) {
-      assertEquals(
-          "mine = " + (rank == 2 ? -3 : rank + 1), values.get(rank), "rank " + rank + "\n" + r);
-      assertEquals("node node" + (rank / 2 + 1), nodes.get(rank), "rank " + rank + "\n" + r);
-    }
-    for (int rank = 0; rank < 8; rank += 2) {
-      assertEquals(agents.get(rank), agents.get(rank + 1), "one agent for node " + rank / 2);
-    }
-    assertEquals(4, agents.values().stream().distinct().count(), "an agent per node\n" + r);
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {"srun", "mpirun"})
   void stacksOfADeadlockAcrossNodesMergeTheRanksOfEveryNode(String launcher) throws Exception {
     // Ranks 0 and 1 (node1) wait for each other; ranks 2-7 (nodes 2-4) wait in a barrier.
     List<String> args = launch("stacks", launcher);
     args.addAll(args.indexOf("--"), List.of("--after", "20s"));
-    Sdm.Result r = sdm(args, "mpi_deadlock", "");
+    Sdm.Result r = sdm(args, launcher, "mpi_deadlock", "");
     String out = r.out();
     assertTrue(out.contains("exchange at mpi_deadlock.c:8  [0,1]"), r.toString());
     assertTrue(out.contains("PMPI_Recv  [0,1]"), r.toString());
