@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +37,14 @@ final class JsonConsole implements AutoCloseable {
    * Starts {@code command} (java, -jar, sdm.jar, debug, --json, ...), its standard error dropped.
    */
   static JsonConsole start(List<String> command) throws IOException {
-    return new JsonConsole(
-        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());
+    return start(command, Map.of());
+  }
+
+  /** {@link #start(List)} with {@code env} added to this process's environment. */
+  static JsonConsole start(List<String> command, Map<String, String> env) throws IOException {
+    ProcessBuilder b = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+    b.environment().putAll(env);
+    return new JsonConsole(b.start());
   }
 
   /** The sdm process. */

@@ -4,8 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,10 +30,13 @@ import java.util.concurrent.TimeUnit;
  * FUNCTION}, {@code --print EXPRESSION}, with {@code --ranks} and {@code --reps}. The launchers are
  * interleaved per N (and the gdb sharings per launcher) so that they are compared in the same
  * conditions. A launcher may carry its options ({@code --launcher "srun -N 4
- * --ntasks-per-node=8,srun -N 1 --overcommit"}). With {@code $SDM_MESSAGE_COUNTS} set (a directory
- * every node sees; {@link MessageCounts}), a second line per run gives the session's messages and
- * bytes that crossed node boundaries per bt and per print, beside the floor of one message each way
- * per tree edge between JVMs (one per agent).
+ * --ntasks-per-node=8,srun -N 1 --overcommit"}). A launcher spelled {@code mpich:mpirun} or {@code
+ * mpich:srun --mpi=pmi2} runs the program built with MPICH's compiler ({@code mpicc.mpich}) with
+ * MPICH's commands first on sdm's PATH, as for a user whose mpirun is MPICH's; beside the plain
+ * spelling (Open MPI's) it compares the two MPI families in one run. With {@code
+ * $SDM_MESSAGE_COUNTS} set (a directory every node sees; {@link MessageCounts}), a second line per
+ * run gives the session's messages and bytes that crossed node boundaries per bt and per print,
+ * beside the floor of one message each way per tree edge between JVMs (one per agent).
  */
 public final class SessionRunner {
   private SessionRunner() {}
@@ -61,31 +66,83 @@ public final class SessionRunner {
         RunnerOptions.parse(rest.toArray(String[]::new), List.of(1, 4, 8, 16, 32), 30);
     Path jar = Path.of("cli/target/sdm.jar").toAbsolutePath();
     Path dir = Files.createTempDirectory("sdm-session-bench");
-    Path program = dir.resolve(name);
-    Process cc =
-        new ProcessBuilder(
-                name.startsWith("mpi_") ? "mpicc" : "gcc",
-                "-g",
-                "-O0",
-                "-o",
-                program.toString(),
-                "examples/" + name + ".c")
-            .inheritIO()
-            .start();
-    if (cc.waitFor() != 0) {
-      throw new IllegalStateException("the compiler failed on examples/" + name + ".c");
+    Map<Boolean, Workload> work = new HashMap<>();
+    for (String launcher : launchers) {
+      boolean mpich = launcher.startsWith(MPICH);
+      if (!work.containsKey(mpich)) {
+        String cc = !name.startsWith("mpi_") ? "gcc" : mpich ? "mpicc.mpich" : "mpicc";
+        work.put(mpich, new Workload(compile(cc, name, dir), breakAt, print));
+      }
     }
-    Workload work = new Workload(program, breakAt, print);
+    Map<String, String> mpichEnv =
+        work.containsKey(true)
+            ? Map.of("PATH", mpichFirst(dir) + ":" + System.getenv("PATH"))
+            : Map.of();
     for (int n : options.sizes()) {
       for (String launcher : launchers) {
+        boolean mpich = launcher.startsWith(MPICH);
         for (int g : perGdb) {
-          run(jar, launcher, g, work, n, options.reps());
+          run(
+              jar,
+              launcher,
+              mpich ? launcher.substring(MPICH.length()) : launcher,
+              mpich ? mpichEnv : Map.of(),
+              g,
+              work.get(mpich),
+              n,
+              options.reps());
         }
       }
     }
   }
 
-  private static void run(Path jar, String launcher, int perGdb, Workload work, int n, int reps)
+  /** How a launcher that runs MPICH's programs is spelled: {@code mpich:mpirun}. */
+  private static final String MPICH = "mpich:";
+
+  /** examples/NAME.c built with {@code cc} into {@code dir}. */
+  private static Path compile(String cc, String name, Path dir) throws Exception {
+    Path program = dir.resolve(cc.equals("mpicc.mpich") ? name + "-mpich" : name);
+    Process p =
+        new ProcessBuilder(cc, "-g", "-O0", "-o", program.toString(), "examples/" + name + ".c")
+            .inheritIO()
+            .start();
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException(cc + " failed on examples/" + name + ".c");
+    }
+    return program;
+  }
+
+  /**
+   * A directory in {@code dir} whose mpirun, mpiexec, mpicc and hydra_pmi_proxy are MPICH's (hydra
+   * finds its proxy beside the mpiexec it was started as): first on the PATH, MPICH is the MPI.
+   */
+  private static Path mpichFirst(Path dir) throws Exception {
+    Path links = Files.createDirectories(dir.resolve("mpich-first"));
+    for (String[] link :
+        new String[][] {
+          {"mpirun", "mpiexec.hydra"},
+          {"mpiexec", "mpiexec.hydra"},
+          {"mpicc", "mpicc.mpich"},
+          {"hydra_pmi_proxy", "hydra_pmi_proxy"}
+        }) {
+      Files.createSymbolicLink(links.resolve(link[0]), Path.of("/usr/bin", link[1]));
+    }
+    return links;
+  }
+
+  /**
+   * One session: {@code label} is the launcher as the table names it, {@code launcher} as sdm's
+   * command line does (with its options), {@code env} what sdm's environment adds.
+   */
+  private static void run(
+      Path jar,
+      String label,
+      String launcher,
+      Map<String, String> env,
+      int perGdb,
+      Workload work,
+      int n,
+      int reps)
       throws Exception {
     List<String> command =
         new ArrayList<>(
@@ -110,7 +167,7 @@ public final class SessionRunner {
     Path counts = MessageCounts.directory();
     int jvmsBefore = counts == null ? 0 : MessageCounts.read(counts).jvms();
     long start = System.nanoTime();
-    JsonConsole sdm = JsonConsole.start(command);
+    JsonConsole sdm = JsonConsole.start(command, env);
     RssSampler rss = new RssSampler(sdm.process().toHandle(), work.program().toString());
     rss.start();
     try {
@@ -140,7 +197,7 @@ public final class SessionRunner {
           "launcher=%s ranks_per_gdb=%d ranks=%d launch_to_all_stopped_ms=%.0f bt_p50_ms=%.2f bt_p99_ms=%.2f"
               + " print_p50_ms=%.2f print_p99_ms=%.2f quit_ms=%.0f peak_rss_mb=%d"
               + " debugger_rss_per_rank_mb=%.1f%n",
-          launcher,
+          label,
           perGdb,
           n,
           launchMs,
