@@ -17,7 +17,7 @@
 #   $SDM_DEV_CACHE/run.XXXXXX         a smoke check's private directory: the program and the
 #                                     temporary directory of its mpirun (removed after)
 #
-# openmpi5_install: when the prefix is there, only the smoke check (about 2 s). Otherwise
+# openmpi5_install: when the prefix is there, only the smoke check (0.3 s here). Otherwise
 #   1. fetch (root only): a temporary `deb-src ... trixie main` in its own file under
 #      /etc/apt/sources.list.d, apt-get update, `apt-get source -d openmpi=5.0.7-1`, the file
 #      removed and apt-get update run again, so that apt's state is as it was;
@@ -37,7 +37,7 @@
 # also left in $OPENMPI5_WHY for the caller.
 
 : "${SDM_OPENMPI5_VERSION:=5.0.7}"      # upstream version: the cache's key
-: "${SDM_OPENMPI5_DEBIAN:=5.0.7-1}"     # the trixie source package's version
+: "${SDM_OPENMPI5_DEBIAN:=$SDM_OPENMPI5_VERSION-1}"   # the trixie source package's version
 if [ -z "${SDM_DEV_CACHE:-}" ]; then
   if [ "$(id -u)" -eq 0 ]; then SDM_DEV_CACHE=/var/cache/sdm-dev
   else SDM_DEV_CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/sdm-dev"; fi
@@ -67,7 +67,9 @@ _o5_human() { awk -v s="$1" 'BEGIN { s = int(s + 0.5); if (s >= 60) printf "%d m
 # else from TMPDIR (pmix_tmp_directory), and hands it to its PMIx server as PMIX_SERVER_TMPDIR;
 # PMIx's system directory (a system server's rendezvous, and where tools look for one) is
 # PMIX_SYSTEM_TMPDIR, else TMPDIR. mpirun's --tmpdir is defined in PRRTE 3.0.8's command line
-# but nothing reads it, so the environment is what counts.
+# but nothing reads it (checked: the session directory went to TMPDIR), so the environment is
+# what counts; prte_tmpdir_base wins over TMPDIR. Run-as-root: Open MPI's mpirun honours only
+# OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM), prterun only PRTE_ALLOW_RUN_AS_ROOT(_CONFIRM); both are set.
 openmpi5_env() {
   local dir=$1
   printf '%s\n' "TMPDIR=$dir" "PRTE_MCA_prte_tmpdir_base=$dir" "PMIX_SERVER_TMPDIR=$dir" \
