@@ -2,6 +2,7 @@ package io.sdmfabric.cli;
 
 import io.sdmfabric.runtime.EmbeddedSession;
 import io.sdmfabric.runtime.LaunchedSession;
+import io.sdmfabric.runtime.PmixLaunchedSession;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.runtime.launch.LauncherFamily;
 import io.sdmfabric.server.FabricConfig;
@@ -32,7 +33,7 @@ final class LaunchOptions {
 
   @Option(
       names = "--launcher-family",
-      paramLabel = "openmpi|mpich|slurm",
+      paramLabel = "openmpi|mpich|slurm|prrte",
       description = "the launcher's family, where its --version cannot tell (default: as it says)")
   String launcherFamily;
 
@@ -66,10 +67,11 @@ final class LaunchOptions {
       return EmbeddedSession.start(size, ranksPerGdb, config);
     }
     Duration wireUp = distributed.wireUp();
-    return LaunchedSession.start(
+    JobLauncher job =
+        JobLauncher.of(launcher, Optional.ofNullable(launcherFamily).map(LauncherFamily::named));
+    LaunchedSession.Spec spec =
         new LaunchedSession.Spec(
-            JobLauncher.of(
-                launcher, Optional.ofNullable(launcherFamily).map(LauncherFamily::named)),
+            job,
             launcherOptions,
             size,
             program,
@@ -79,7 +81,9 @@ final class LaunchOptions {
             wireUp,
             ranksPerGdb,
             config,
-            distributed.keys(err)),
-        err);
+            distributed.keys(err));
+    return job.servesPmixTools()
+        ? PmixLaunchedSession.start(spec, err)
+        : LaunchedSession.start(spec, err);
   }
 }

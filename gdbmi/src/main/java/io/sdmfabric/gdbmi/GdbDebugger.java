@@ -212,6 +212,21 @@ public final class GdbDebugger implements Debugger {
     // Before gdb touches it: whatever happens from now on, the process is never killed by sdm.
     driver.leaveProgramRunning();
     leaveRunning = true;
+    return attachWhereItIs(pid);
+  }
+
+  /**
+   * Attaches to process {@code pid}, which the job's launcher started for this session and holds
+   * for the debugger (in PMIx_Init, through the PMIx tool interface), and stops it where it is.
+   * From then on it is as after {@link #attachAtExec}: {@link #load} answers what was attached,
+   * {@link #run} continues it, and {@link #close} kills it rather than detach. Fails with gdb's
+   * message when the process cannot be attached.
+   */
+  public CompletableFuture<ProgramInfo> attachHeld(long pid) {
+    return attachWhereItIs(pid);
+  }
+
+  private CompletableFuture<ProgramInfo> attachWhereItIs(long pid) {
     CompletableFuture<String> stop = new CompletableFuture<>();
     events.attachWaiter = stop;
     CompletableFuture<MiReply> attaching =

@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  * once as its {@link Ending} says, then the variant's clean-up ({@link #afterProcessesEnd}).
  */
 public abstract sealed class DistributedSession extends MasterSession
-    permits LaunchedSession, AttachedSession {
+    permits LaunchedSession, AttachedSession, PmixLaunchedSession {
 
   /** How a child process is ended when the session closes. */
   enum Ending {
@@ -129,11 +129,29 @@ public abstract sealed class DistributedSession extends MasterSession
       int graceSeconds,
       Consumer<String> lines)
       throws IOException {
+    return startProcess(command, env, input, name, ending, graceSeconds, lines, lines);
+  }
+
+  /**
+   * {@link #startProcess(List, Map, boolean, String, Ending, int, Consumer)} with the lines of its
+   * standard output to {@code out} and those of its standard error to {@code errLines}: for a child
+   * whose standard output is a protocol that nothing else may write into.
+   */
+  final Process startProcess(
+      List<String> command,
+      Map<String, String> env,
+      boolean input,
+      String name,
+      Ending ending,
+      int graceSeconds,
+      Consumer<String> out,
+      Consumer<String> errLines)
+      throws IOException {
     Process p = ChildProcesses.start(command, env, input);
     List<Thread> pumps =
         List.of(
-            ChildProcesses.pump(p.getInputStream(), lines, name + "-out"),
-            ChildProcesses.pump(p.getErrorStream(), lines, name + "-err"));
+            ChildProcesses.pump(p.getInputStream(), out, name + "-out"),
+            ChildProcesses.pump(p.getErrorStream(), errLines, name + "-err"));
     synchronized (children) {
       children.add(new Child(p, ending, graceSeconds, pumps));
     }

@@ -105,6 +105,12 @@ public final class LaunchedSession extends DistributedSession {
    *     tree is not ready in time; what was started is ended
    */
   public static LaunchedSession start(Spec spec, PrintStream err) throws IOException {
+    if (spec.launcher().servesPmixTools()) {
+      throw new IOException(
+          spec.launcher().command()
+              + " is PRRTE's (Open MPI 5), whose jobs sdm starts through the PMIx tool interface:"
+              + " sdm debug and sdm stacks do, this way of starting a job does not yet");
+    }
     byte[] id = new byte[6];
     new SecureRandom().nextBytes(id);
     return start(

@@ -99,6 +99,14 @@ public final class AgentCommand implements Callable<Integer> {
   Mode mode;
 
   @Option(
+      names = "--held",
+      description =
+          "the processes given by --attach are a job's that its launcher started for this session"
+              + " and holds for the debugger (the PMIx tool interface): end them with the session,"
+              + " and let run continue them")
+  boolean held;
+
+  @Option(
       names = "--keys",
       paramLabel = "DIR",
       description =
@@ -254,7 +262,7 @@ public final class AgentCommand implements Callable<Integer> {
     }
     List<PidAttacher.Target> targets =
         mode.attach != null ? targets(mode.attach) : slurmTargets(SlurmStep.parse(mode.slurmStep));
-    PidAttacher running = new PidAttacher(gdbPool());
+    PidAttacher running = new PidAttacher(gdbPool(), held);
     return new RankSource(
         (agent, cache) -> running.start(targets, listener(agent, cache)), running::stop);
   }

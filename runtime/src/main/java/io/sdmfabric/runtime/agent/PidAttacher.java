@@ -28,11 +28,18 @@ final class PidAttacher {
   record Target(long pid, int rank) {}
 
   private final GdbPool gdbs;
+  private final boolean held;
   private final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
   private volatile boolean stopped;
 
-  PidAttacher(GdbPool gdbs) {
+  /**
+   * @param held whether the processes are a job's that its launcher started for this session and
+   *     holds for the debugger (the PMIx tool interface): they end with the session, and {@code
+   *     run} continues them; otherwise they ran before and are left running
+   */
+  PidAttacher(GdbPool gdbs, boolean held) {
     this.gdbs = gdbs;
+    this.held = held;
   }
 
   /** Starts attaching to every target, telling {@code listener} what became of each rank. */
@@ -108,9 +115,9 @@ final class PidAttacher {
     return false;
   }
 
-  private static void attach(Target t, GdbDebugger gdb, SpoolAttacher.Listener listener) {
+  private void attach(Target t, GdbDebugger gdb, SpoolAttacher.Listener listener) {
     try {
-      gdb.attach(t.pid()).get(60, TimeUnit.SECONDS);
+      (held ? gdb.attachHeld(t.pid()) : gdb.attach(t.pid())).get(60, TimeUnit.SECONDS);
       listener.attached(t.rank(), gdb);
     } catch (Exception e) {
       gdb.close();

@@ -113,6 +113,19 @@ public record JobLauncher(String command, LauncherFamily family) {
     return family.isPresent() ? new JobLauncher(command, family.get()) : of(command);
   }
 
+  /**
+   * Whether it serves PMIx tools (PRRTE's, Open MPI 5's mpirun): sdm starts its jobs through the
+   * PMIx tool interface, not with a command line of its own.
+   */
+  public boolean servesPmixTools() {
+    return family == LauncherFamily.PRRTE;
+  }
+
+  private IllegalStateException viaPmix() {
+    return new IllegalStateException(
+        command + " is PRRTE's: sdm starts its jobs through the PMIx tool interface");
+  }
+
   /** Whether it is Slurm's srun, which places the job itself. */
   public boolean isSlurm() {
     return family == LauncherFamily.SLURM;
@@ -129,6 +142,7 @@ public record JobLauncher(String command, LauncherFamily family) {
           case OPEN_MPI -> "--tag-output";
           case MPICH -> "-prepend-rank";
           case SLURM -> "--label";
+          case PRRTE -> throw viaPmix();
         });
     c.addAll(shimmed);
     return c;
@@ -173,6 +187,7 @@ public record JobLauncher(String command, LauncherFamily family) {
           c.addAll(List.of("-genvlist", String.join(",", exported)));
         }
       }
+      case PRRTE -> throw viaPmix();
       case SLURM -> {
         SlurmJob j =
             job.orElseThrow(() -> new IllegalStateException("no Slurm job for the agents"));
@@ -245,6 +260,7 @@ public record JobLauncher(String command, LauncherFamily family) {
           case OPEN_MPI -> OPEN_MPI_TAG;
           case MPICH -> HYDRA_TAG;
           case SLURM -> SLURM_TAG;
+          case PRRTE -> throw viaPmix();
         };
     Matcher m = tag.matcher(line);
     if (!m.matches()) {

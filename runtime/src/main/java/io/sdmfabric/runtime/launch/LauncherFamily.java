@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
  * The family of a job launcher, which decides the language sdm speaks to it: Open MPI's mpirun
  * (ORTE), MPICH's hydra ({@code mpiexec}, {@code mpirun}, {@code mpiexec.hydra}: MPICH, Intel MPI,
  * MVAPICH), or Slurm's srun. sdm asks the launcher itself ({@code --version}) rather than trusting
- * its name: on a cluster {@code mpirun} is whichever MPI the modules loaded. PRRTE's prterun (Open
- * MPI 5) is recognised, and refused until sdm speaks it.
+ * its name: on a cluster {@code mpirun} is whichever MPI the modules loaded. PRRTE's prterun (and
+ * Open MPI 5's mpirun) is spoken to through the PMIx tool interface instead.
  */
 public enum LauncherFamily {
   /** Open MPI's mpirun/mpiexec (ORTE, Open MPI 4). */
@@ -23,7 +23,13 @@ public enum LauncherFamily {
   /** MPICH's hydra, and the MPIs built on it (Intel MPI, MVAPICH). */
   MPICH("mpich"),
   /** Slurm's srun, whatever MPI runs under it. */
-  SLURM("slurm");
+  SLURM("slurm"),
+  /**
+   * PRRTE's prterun, and Open MPI 5's mpirun, which is PRRTE's: a launcher that serves PMIx tools.
+   * sdm starts the job through the PMIx tool interface ({@code PmixLaunchedSession}), not with the
+   * launcher's command line options.
+   */
+  PRRTE("prrte");
 
   /** How long {@code LAUNCHER --version} may take. */
   private static final long VERSION_SECONDS = 20;
@@ -50,7 +56,7 @@ public enum LauncherFamily {
       }
     }
     throw new IllegalArgumentException(
-        "unknown launcher family " + name + ": use openmpi, mpich or slurm");
+        "unknown launcher family " + name + ": use openmpi, mpich, slurm or prrte");
   }
 
   /**
@@ -66,10 +72,7 @@ public enum LauncherFamily {
       return OPEN_MPI;
     }
     if (version.contains("(PRRTE)") || version.contains("(Open MPI)")) {
-      throw new IllegalArgumentException(
-          launcher
-              + " is PRRTE's (Open MPI 5), which sdm does not speak yet: its --version says "
-              + firstLine(version));
+      return PRRTE;
     }
     if (version.contains("Open MPI")) {
       return OPEN_MPI;
@@ -82,7 +85,7 @@ public enum LauncherFamily {
             + launcher
             + ": its --version says "
             + (version.isBlank() ? "nothing" : firstLine(version))
-            + "; name its family with --launcher-family openmpi|mpich|slurm");
+            + "; name its family with --launcher-family openmpi|mpich|slurm|prrte");
   }
 
   private static String firstLine(String text) {

@@ -1,19 +1,10 @@
 package io.sdmfabric.runtime.launch;
 
-import io.sdmfabric.runtime.PrivateDirectory;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * sdm's MPI wait-records library ({@code sdm_mpiwait.c}, in the jar), which the rank shim preloads
@@ -28,9 +19,6 @@ import java.util.concurrent.TimeUnit;
  * takes the one built.
  */
 public final class MpiWaitLibrary {
-  /** How long mpicc may take. */
-  private static final long COMPILE_SECONDS = 60;
-
   private MpiWaitLibrary() {}
 
   /**
@@ -121,72 +109,16 @@ public final class MpiWaitLibrary {
   }
 
   private static Path build(String mpicc, String mpi) throws IOException {
-    String source = source();
-    Path dir = PrivateDirectory.sdmHome().resolve("mpiwait").resolve(key(source + "\n" + mpi));
-    Path library = dir.resolve("libsdm_mpiwait.so");
-    // Checked each time, the library built before too: it runs inside every rank.
-    PrivateDirectory.ensure(dir.getParent());
-    PrivateDirectory.ensure(dir);
-    if (Files.isRegularFile(library, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      return library;
-    }
-    Path c = dir.resolve("sdm_mpiwait.c");
-    PrivateDirectory.write(c, source);
-    Path building = Files.createTempFile(dir, "libsdm_mpiwait", ".so");
-    try {
-      run(
-          List.of(mpicc, "-shared", "-fPIC", "-O2", "-o", building.toString(), c.toString()),
-          mpicc + " of sdm's MPI library");
-      Files.move(building, library, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(building);
-    }
-    return library;
-  }
-
-  private static String source() throws IOException {
-    try (InputStream in = MpiWaitLibrary.class.getResourceAsStream("sdm_mpiwait.c")) {
-      if (in == null) {
-        throw new IOException("sdm_mpiwait.c is missing from the jar");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-  }
-
-  private static String key(String text) {
-    try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return CompiledOnce.build(
+        "sdm_mpiwait.c",
+        "mpiwait",
+        "libsdm_mpiwait.so",
+        mpi,
+        (c, out) -> List.of(mpicc, "-shared", "-fPIC", "-O2", "-o", out.toString(), c.toString()));
   }
 
   /** The standard output of {@code command}; fails with its output when it fails. */
   static String run(List<String> command, String what) throws IOException {
-    Process p;
-    try {
-      p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    } catch (IOException e) {
-      throw new IOException(command.get(0) + " is not on the PATH", e);
-    }
-    try {
-      p.getOutputStream().close();
-      byte[] out = p.getInputStream().readAllBytes();
-      if (!p.waitFor(COMPILE_SECONDS, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new IOException(what + " took more than " + COMPILE_SECONDS + " s");
-      }
-      String text = new String(out, StandardCharsets.UTF_8);
-      if (p.exitValue() != 0) {
-        throw new IOException(what + " failed: " + text.strip());
-      }
-      return text;
-    } catch (InterruptedException e) {
-      p.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw new IOException(what + " was interrupted", e);
-    }
+    return CompiledOnce.run(command, what);
   }
 }

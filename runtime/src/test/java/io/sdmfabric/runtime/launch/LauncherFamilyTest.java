@@ -2,7 +2,6 @@ package io.sdmfabric.runtime.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
@@ -30,13 +29,14 @@ class LauncherFamilyTest {
   }
 
   @Test
-  void prrteIsRecognisedAndRefusedUntilSdmSpeaksIt() {
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> LauncherFamily.fromVersion("mpirun", "mpirun (Open MPI) 5.0.3\n\nReport bugs"));
-    assertTrue(e.getMessage().contains("PRRTE"), e.getMessage());
-    assertTrue(e.getMessage().contains("\"mpirun (Open MPI) 5.0.3\""), e.getMessage());
+  void openMpi5sMpirunAndPrtesPrterunAreOfPrrte() {
+    // As Open MPI 5.0.7's mpirun and its prterun print them (2026-11-27).
+    assertEquals(
+        LauncherFamily.PRRTE,
+        LauncherFamily.fromVersion("mpirun", "mpirun (Open MPI) 5.0.7\n\nReport bugs to ..."));
+    assertEquals(
+        LauncherFamily.PRRTE,
+        LauncherFamily.fromVersion("prterun", "prterun (PRRTE) 3.0.8\n\nReport bugs to ..."));
   }
 
   @Test
@@ -47,7 +47,7 @@ class LauncherFamilyTest {
             () -> LauncherFamily.fromVersion("./launch", "launch 1.0 by us\nsecond line"));
     assertEquals(
         "unknown launcher ./launch: its --version says \"launch 1.0 by us\";"
-            + " name its family with --launcher-family openmpi|mpich|slurm",
+            + " name its family with --launcher-family openmpi|mpich|slurm|prrte",
         e.getMessage());
   }
 

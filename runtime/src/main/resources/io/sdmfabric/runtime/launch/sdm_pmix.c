@@ -27,13 +27,14 @@
  *
  *   sdm_pmix local COMMAND ARG...     (in a daemon spawned by "daemons")
  *     Asks the local PMIx server for its node's ranks of the job being debugged, finalizes, and
- *     executes COMMAND ARG... --pmix-procs RANK:PID,RANK:PID,... (the same process: PRRTE's
- *     daemon is what runs on).
+ *     executes COMMAND ARG... --attach PID=RANK,PID=RANK,... (the same process: PRRTE's daemon
+ *     is what runs on; sdm's agent attaches to those ranks).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -395,7 +396,20 @@ static void serve(void) {
   free(line);
 }
 
+/* SIGTERM interrupts the wait for commands (no SA_RESTART), so that the job is ended through
+ * PMIx; PMIx's own threads, started with it blocked, never take it. */
+static void on_term(int sig) { (void)sig; }
+
 static int launch(bool on_exec, int argc, char **argv) {
+  sigset_t term;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &term, NULL);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_term;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, NULL);
   pmix_status_t rc;
   pmix_info_t init[2];
   PMIX_INFO_LOAD(&init[0], PMIX_TOOL_DO_NOT_CONNECT, NULL, PMIX_BOOL);
@@ -496,6 +510,7 @@ static int launch(bool on_exec, int argc, char **argv) {
   }
   say("procs %zu", n);
 
+  pthread_sigmask(SIG_UNBLOCK, &term, NULL);
   serve();
   if (!job_ended.done) {
     /* Asked to end, or our JVM is gone: the job goes with us. */
@@ -539,15 +554,15 @@ static int local(int argc, char **argv) {
   size_t len = 1;
   char *list = calloc(1, 24 * n + 1);
   for (size_t i = 0; i < n; i++) {
-    len += sprintf(list + len - 1, "%s%u:%d", i == 0 ? "" : ",", procs[i].proc.rank,
-                   (int)procs[i].pid);
+    len += sprintf(list + len - 1, "%s%d=%u", i == 0 ? "" : ",", (int)procs[i].pid,
+                   procs[i].proc.rank);
   }
   PMIx_tool_finalize();
   char **args = calloc(argc + 3, sizeof(char *));
   for (int i = 0; i < argc; i++) {
     args[i] = argv[i];
   }
-  args[argc] = "--pmix-procs";
+  args[argc] = "--attach";
   args[argc + 1] = list;
   execvp(args[0], args);
   fprintf(stderr, "sdm_pmix: cannot run %s: %s\n", args[0], strerror(errno));

@@ -1,0 +1,150 @@
+package io.sdmfabric.runtime.launch;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * sdm's PMIx tool helper ({@code sdm_pmix.c}, in the jar): the JVM's hands in the PMIx tool
+ * interface, a small C program that speaks lines ({@link PmixEvent} out, commands in). PMIx is
+ * heavy with macros and calls back on its own threads; a process of its own keeps all of that out
+ * of the JVM. It is built on this machine against the PMIx of the launcher it serves: the PMIx
+ * installation of the launcher's own prefix ({@code PREFIX/bin/mpirun}: {@code
+ * PREFIX/include/pmix_tool.h}, {@code PREFIX/lib/libpmix.so}), found where the launcher really is.
+ */
+public final class PmixTool {
+  private PmixTool() {}
+
+  /**
+   * The helper for {@code launcher} (a command on the PATH or a path), built if need be.
+   *
+   * @throws IOException saying why there is none: no launcher, no PMIx beside it, or the compiler
+   *     failed
+   */
+  public static Path helperFor(String launcher) throws IOException {
+    Path prefix = prefixOf(launcher);
+    Path include = prefix.resolve("include");
+    Path lib = prefix.resolve("lib");
+    if (!Files.isRegularFile(include.resolve("pmix_tool.h"))
+        || !Files.exists(lib.resolve("libpmix.so"))) {
+      throw new IOException(
+          launcher
+              + " is in "
+              + prefix
+              + ", which has no PMIx to build sdm's tool helper against (looked for"
+              + " include/pmix_tool.h and lib/libpmix.so)");
+    }
+    return CompiledOnce.build(
+        "sdm_pmix.c",
+        "pmix",
+        "sdm_pmix",
+        prefix.toString(),
+        (c, out) ->
+            List.of(
+                "cc",
+                "-O2",
+                "-o",
+                out.toString(),
+                c.toString(),
+                "-I" + include,
+                "-L" + lib,
+                "-Wl,-rpath," + lib,
+                "-lpmix",
+                "-lpthread"));
+  }
+
+  /** The installation prefix of {@code launcher}: the parent of the directory it really is in. */
+  static Path prefixOf(String launcher) throws IOException {
+    Path path = launcher.contains("/") ? Path.of(launcher) : onPath(launcher);
+    Path real = path.toRealPath();
+    Path bin = real.getParent();
+    if (bin == null || bin.getParent() == null) {
+      throw new IOException(launcher + " (" + real + ") is in no installation prefix");
+    }
+    return bin.getParent();
+  }
+
+  private static Path onPath(String command) throws IOException {
+    for (String dir : Optional.ofNullable(System.getenv("PATH")).orElse("").split(":")) {
+      Path p = Path.of(dir.isEmpty() ? "." : dir, command);
+      if (Files.isExecutable(p)) {
+        return p;
+      }
+    }
+    throw new IOException(command + " is not on the PATH");
+  }
+
+  /**
+   * The helper's command line that starts {@code launcher} with its options and the job, paused for
+   * the tool, the ranks held in PMIx_Init ({@code onExec}: stopped at their exec, for programs that
+   * are no PMIx clients).
+   */
+  public static List<String> launch(Path helper, boolean onExec, List<String> launcherCommand) {
+    List<String> c = new ArrayList<>(List.of(helper.toString(), "launch"));
+    c.add(onExec ? "on-exec" : "in-init");
+    c.addAll(launcherCommand);
+    return c;
+  }
+
+  /**
+   * The command that spawns one daemon per node of the job, each running {@code helper local} in
+   * front of {@code agent}: the helper asks its node's PMIx server for the node's ranks and runs
+   * the agent with {@code --attach PID=RANK,...} of them.
+   */
+  public static String daemons(Path helper, List<String> agent) {
+    List<String> words = new ArrayList<>(List.of("daemons", helper.toString(), "local"));
+    agent.stream().map(PmixEvent::escape).forEach(words::add);
+    words.set(1, PmixEvent.escape(words.get(1)));
+    return String.join(" ", words);
+  }
+
+  /**
+   * A directory of the user's alone (mode 0700, a new name) for the temporary files of the launcher
+   * and its PMIx server: their session directories and rendezvous files go there, not into the
+   * shared {@code /tmp}. (OpenPMIx 5.0.5's clean-up once removed a directory it had not made, the
+   * whole of this machine's {@code /tmp}, openpmix#3476: what it may clean up is kept to a
+   * directory of its own.)
+   */
+  public static Path runDirectory() throws IOException {
+    return Files.createTempDirectory(
+        "sdm-pmix-",
+        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+  }
+
+  /**
+   * The environment that puts the launcher's and PMIx's temporary files into {@code dir}: PRRTE's
+   * session directory base, and PMIx's server and system temporary directories. {@code TMPDIR}
+   * itself is left as it is: the ranks inherit it, and it is the program's.
+   */
+  public static Map<String, String> runEnvironment(Path dir) {
+    return Map.of(
+        "PRTE_MCA_prte_tmpdir_base", dir.toString(),
+        "PMIX_SERVER_TMPDIR", dir.toString(),
+        "PMIX_SYSTEM_TMPDIR", dir.toString());
+  }
+
+  /** Deletes what {@link #runDirectory} made, and all in it; nothing when it is null. */
+  public static void deleteRunDirectory(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // Left for the system's clean-up of its temporary directory.
+    }
+  }
+
+  /** The command that releases the held ranks. */
+  public static final String RELEASE = "release";
+
+  /** The command that ends the job and the helper. */
+  public static final String END = "end";
+}
