@@ -113,8 +113,9 @@ class SdmPmixIT {
         debug(
             "mpi_reduce",
             "procs\nbreak combine\nrun\nwait 60\nprint mine\nbt\ncontinue\nwait 60\nquit\n");
-    contains(r, "[0-3] loaded ");
+    contains(r, "[0-3] started by the launcher through the PMIx tool interface\n[0-3] loaded ");
     contains(r, "not_started ");
+    contains(r, "(started by the launcher through the PMIx tool interface)");
     contains(r, "[0-3] stopped: breakpoint 1 in combine at ");
     contains(r, "[0] mine = 1");
     contains(r, "[1] mine = 2");

@@ -197,6 +197,7 @@ public final class ReverseConnect {
   private Welcome welcome(LaunchedSession s) {
     LaunchLine line = spec.line();
     return Welcome.newBuilder()
+        .setStarted(s.started().word())
         .setSize(line.size())
         .setProgram(line.program())
         .addAllArgs(line.args())

@@ -152,7 +152,7 @@ public final class Console {
       }
       case HELP -> renderer.info(ConsoleParser.help());
       case PROCS -> {
-        renderer.procs(withThreads(table.rows(ranks)));
+        renderer.procs(withThreads(table.rows(ranks)), session.started());
         renderer.complete(word);
       }
       case DETACH -> detach(word, ranks);

@@ -9,6 +9,7 @@ import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.ExitEvent;
@@ -227,7 +228,12 @@ public final class JsonRenderer implements Renderer {
   }
 
   @Override
-  public void procs(List<ProcessTable.Row> rows) {
+  public void session(RankSet ranks, SessionClient.Started start) {
+    emit(event("session", ranks, "started", start.word()));
+  }
+
+  @Override
+  public void procs(List<ProcessTable.Row> rows, SessionClient.Started start) {
     RankSet all = RankSet.empty();
     List<Object> list = new ArrayList<>();
     for (ProcessTable.Row r : rows) {
@@ -243,7 +249,9 @@ public final class JsonRenderer implements Renderer {
       row.put("ranks", r.ranks().toString());
       list.add(row);
     }
-    emit(event("procs", all, "rows", list));
+    Map<String, Object> procs = event("procs", all, "rows", list);
+    procs.put("started", start.word());
+    emit(procs);
   }
 
   @Override

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-/** The first command of every console session: load the program on every rank, and show it. */
+/**
+ * The first command of every console session: say how the ranks were started, load the program on
+ * every rank, and show it.
+ */
 public final class ProgramLoad {
   private ProgramLoad() {}
 
@@ -35,6 +38,7 @@ public final class ProgramLoad {
       RankSet ranks,
       String word)
       throws Exception {
+    renderer.session(ranks, session.started());
     LaunchSpec spec = new LaunchSpec(program, args, Map.of(), Path.of("").toAbsolutePath());
     List<RankReply> replies =
         session.call(Commands.startSession(spec), ranks, Duration.ZERO).get(60, TimeUnit.SECONDS);

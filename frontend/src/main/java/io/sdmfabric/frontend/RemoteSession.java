@@ -147,6 +147,12 @@ public final class RemoteSession implements SessionClient {
     return welcome.getSize();
   }
 
+  /** As the master says; a master before the word started its ranks under the rank shim. */
+  @Override
+  public Started started() {
+    return Started.named(welcome.getStarted()).orElse(Started.SHIM);
+  }
+
   @Override
   public CompletableFuture<List<RankReply>> call(
       CommandBody command, RankSet dest, Duration timeout) {

@@ -2,6 +2,7 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import java.util.List;
 
@@ -24,8 +25,11 @@ public interface Renderer {
   /** Who waits for whom in MPI ({@code waits}, {@code sdm stacks}). */
   void mpiWaits(MpiWaitGraph graph);
 
-  /** The rows of {@code procs}. */
-  void procs(List<ProcessTable.Row> rows);
+  /** The rows of {@code procs}, and how the session's ranks were started. */
+  void procs(List<ProcessTable.Row> rows, SessionClient.Started start);
+
+  /** How the session's {@code ranks} were started: the session's first line. */
+  void session(RankSet ranks, SessionClient.Started start);
 
   /** An error of the console itself (bad input, a refused command); {@code ranks} may be empty. */
   void error(RankSet ranks, String message);

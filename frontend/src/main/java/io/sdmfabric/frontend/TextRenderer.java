@@ -9,6 +9,7 @@ import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.ExitEvent;
@@ -223,7 +224,12 @@ public final class TextRenderer implements Renderer {
   }
 
   @Override
-  public synchronized void procs(List<ProcessTable.Row> rows) {
+  public synchronized void session(RankSet ranks, SessionClient.Started start) {
+    line("[" + ranks + "] " + start.description());
+  }
+
+  @Override
+  public synchronized void procs(List<ProcessTable.Row> rows, SessionClient.Started start) {
     // The threads' column only when some row counted them.
     boolean threads = rows.stream().anyMatch(r -> r.threads() > 0);
     line(
@@ -244,6 +250,7 @@ public final class TextRenderer implements Renderer {
                   r.ranks())
               : String.format(Locale.ROOT, "%-12s %-40s [%s]", state, r.location(), r.ranks()));
     }
+    line("(" + start.description() + ")");
   }
 
   @Override

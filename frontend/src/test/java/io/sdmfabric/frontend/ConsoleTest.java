@@ -38,6 +38,11 @@ class ConsoleTest {
     }
 
     @Override
+    public Started started() {
+      return Started.ATTACH;
+    }
+
+    @Override
     public CompletableFuture<List<RankReply>> call(
         CommandBody command, RankSet dest, Duration timeout) {
       calls.add(command.getKindCase());
@@ -91,7 +96,7 @@ class ConsoleTest {
   }
 
   @Test
-  void procsSaysHowManyThreadsTheStoppedRanksHave() throws Exception {
+  void procsSaysHowManyThreadsTheStoppedRanksHaveAndHowTheRanksWereStarted() throws Exception {
     console.recordStops(RankSet.all(4));
     console.execute("procs");
     List<String> shown = out.toString(StandardCharsets.UTF_8).lines().toList();
@@ -99,7 +104,8 @@ class ConsoleTest {
         List.of(
             String.format("%-12s %-40s %-8s %s", "state", "location", "threads", "ranks"),
             String.format("%-12s %-40s %-8s [%s]", "stopped", SLEEP.describe(), 6, "0-2"),
-            String.format("%-12s %-40s %-8s [%s]", "error", NOT_ATTACHED, "", "3")),
+            String.format("%-12s %-40s %-8s [%s]", "error", NOT_ATTACHED, "", "3"),
+            "(attached to running processes)"),
         shown);
   }
 

@@ -99,7 +99,9 @@ class OthersTextTest {
       r.event(new RankReply(RANK, b));
     }
     r.stacks(StackTree.of(List.of(FRAME), RANK));
-    r.procs(List.of(new ProcessTable.Row(ProcessTable.State.ERROR, NASTY, RANK)));
+    r.procs(
+        List.of(new ProcessTable.Row(ProcessTable.State.ERROR, NASTY, RANK)),
+        io.sdmfabric.wire.SessionClient.Started.SHIM);
     r.error(RANK, NASTY);
     r.error(RankSet.empty(), NASTY);
     return bytes.toString(StandardCharsets.UTF_8);
@@ -143,6 +145,7 @@ class OthersTextTest {
               || line.startsWith("fn\\x1b") // the root of the stack tree
               || line.startsWith("state ")
               || line.startsWith("error ") // the row of procs
+              || line.equals("(started by the launcher under sdm's rank shim)") // procs' last
               || line.startsWith("error: "), // an error of no rank
           line);
     }

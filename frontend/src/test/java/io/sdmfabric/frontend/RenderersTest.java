@@ -6,6 +6,7 @@ import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.SessionClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,10 @@ import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** How the end of a rank, of its debugger, and a detach show as text and as JSON. */
+/**
+ * How the session's start, the end of a rank, of its debugger, and a detach show as text and as
+ * JSON.
+ */
 class RenderersTest {
   private static final String WHY = "gdb exited unexpectedly (killed by SIGKILL)";
   private static final RankReply ENDED =
@@ -26,8 +30,9 @@ class RenderersTest {
   private static String render(Function<PrintStream, Renderer> make, RankReply event) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     Renderer r = make.apply(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    r.session(RankSet.all(4), SessionClient.Started.PMIX);
     r.event(event);
-    r.procs(ROWS);
+    r.procs(ROWS, SessionClient.Started.PMIX);
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
@@ -37,10 +42,12 @@ class RenderersTest {
     assertEquals(
         String.join(
             System.lineSeparator(),
+            "[0-3] started by the launcher through the PMIx tool interface",
             "[3] error: " + WHY,
             String.format("%-12s %-40s %s", "state", "location", "ranks"),
             String.format("%-12s %-40s [%s]", "exited", "exit code 0", "0-2"),
             String.format("%-12s %-40s [%s]", "error", WHY, "3"),
+            "(started by the launcher through the PMIx tool interface)",
             ""),
         out);
   }
@@ -51,12 +58,13 @@ class RenderersTest {
     assertEquals(
         String.join(
             System.lineSeparator(),
+            "{\"event\":\"session\",\"ranks\":\"0-3\",\"started\":\"pmix\"}",
             "{\"event\":\"debugger-ended\",\"ranks\":\"3\",\"message\":\"" + WHY + "\"}",
             "{\"event\":\"procs\",\"ranks\":\"0-3\",\"rows\":["
                 + "{\"state\":\"exited\",\"location\":\"exit code 0\",\"ranks\":\"0-2\"},"
                 + "{\"state\":\"error\",\"message\":\""
                 + WHY
-                + "\",\"ranks\":\"3\"}]}",
+                + "\",\"ranks\":\"3\"}],\"started\":\"pmix\"}",
             ""),
         out);
   }

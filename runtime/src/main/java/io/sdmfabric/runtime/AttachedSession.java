@@ -297,4 +297,9 @@ public final class AttachedSession extends DistributedSession {
       Thread.currentThread().interrupt();
     }
   }
+
+  @Override
+  public Started started() {
+    return Started.ATTACH;
+  }
 }

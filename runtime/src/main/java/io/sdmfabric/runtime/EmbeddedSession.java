@@ -80,4 +80,9 @@ public final class EmbeddedSession extends MasterSession {
     }
     master.terminate();
   }
+
+  @Override
+  public Started started() {
+    return Started.GDB;
+  }
 }

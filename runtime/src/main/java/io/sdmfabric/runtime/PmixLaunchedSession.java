@@ -256,4 +256,9 @@ public final class PmixLaunchedSession extends DistributedSession {
       }
     }
   }
+
+  @Override
+  public Started started() {
+    return Started.PMIX;
+  }
 }

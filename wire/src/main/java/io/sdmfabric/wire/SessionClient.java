@@ -14,8 +14,46 @@ import java.util.function.Consumer;
  */
 public interface SessionClient extends AutoCloseable {
 
+  /** How a session's ranks came to be debugged. */
+  enum Started {
+    /** Each rank's gdb started it: {@code sdm debug} without a launcher. */
+    GDB("gdb", "each started by its gdb"),
+    /** A launcher started them under sdm's rank shim, which holds each before its exec. */
+    SHIM("shim", "started by the launcher under sdm's rank shim"),
+    /** A launcher started them through the PMIx tool interface, each held in PMIx_Init. */
+    PMIX("pmix", "started by the launcher through the PMIx tool interface"),
+    /** sdm attached to processes that ran already. */
+    ATTACH("attach", "attached to running processes");
+
+    private final String word;
+    private final String description;
+
+    Started(String word, String description) {
+      this.word = word;
+      this.description = description;
+    }
+
+    /** Its word in the JSON stream and on the wire: gdb, shim, pmix or attach. */
+    public String word() {
+      return word;
+    }
+
+    /** How people read it: "started by the launcher through the PMIx tool interface". */
+    public String description() {
+      return description;
+    }
+
+    /** The start its word names; empty for a word this version does not know. */
+    public static java.util.Optional<Started> named(String word) {
+      return java.util.Arrays.stream(values()).filter(s -> s.word.equals(word)).findFirst();
+    }
+  }
+
   /** The number of ranks in the job. */
   int size();
+
+  /** How the ranks came to be debugged. */
+  Started started();
 
   /**
    * Runs a command on {@code dest}; completes with every rank's reply, merged, once all have

@@ -5,6 +5,7 @@ import io.sdmfabric.frontend.ProcessTable;
 import io.sdmfabric.frontend.Renderer;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import java.util.List;
 import java.util.function.Predicate;
@@ -46,8 +47,13 @@ final class DebugConsoleRenderer implements Renderer {
   }
 
   @Override
-  public void procs(List<ProcessTable.Row> rows) {
-    text.procs(rows);
+  public void procs(List<ProcessTable.Row> rows, SessionClient.Started start) {
+    text.procs(rows, start);
+  }
+
+  @Override
+  public void session(RankSet ranks, SessionClient.Started start) {
+    text.session(ranks, start);
   }
 
   @Override

@@ -30,6 +30,11 @@ final class SharedEvents implements SessionClient {
   }
 
   @Override
+  public Started started() {
+    return session.started();
+  }
+
+  @Override
   public CompletableFuture<List<RankReply>> call(
       CommandBody command, RankSet dest, Duration timeout) {
     return session.call(command, dest, timeout);
