@@ -613,6 +613,32 @@ test('an MPI job of MPICH under its mpirun (hydra): the same launch finds the sa
   await end;
 });
 
+test('an MPI job of Open MPI 5 starts through the PMIx tool interface: the same launch, the same wrong value', async (t) => {
+  const prefix = process.env.SDM_OPENMPI5;
+  if (!prefix || !existsSync(join(prefix, 'bin', 'mpirun'))) {
+    t.skip('no Open MPI 5 ($SDM_OPENMPI5: dev/test builds it once with dev/lib/openmpi5.sh)');
+    return;
+  }
+  const mpiReduce5 = program('mpi_reduce-openmpi5');
+  execFileSync(join(prefix, 'bin', 'mpicc'), ['-g', '-O0', '-o', mpiReduce5, 'examples/mpi_reduce.c'], { cwd: top });
+  const asRoot = process.getuid() === 0
+    ? { PRTE_ALLOW_RUN_AS_ROOT: '1', PRTE_ALLOW_RUN_AS_ROOT_CONFIRM: '1', OMPI_ALLOW_RUN_AS_ROOT: '1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1' }
+    : {};
+  const dc = await adapter(t, asRoot);
+  await dc.hitBreakpoint(
+    { program: mpiReduce5, ranks: 4, cwd: top, launcher: join(prefix, 'bin', 'mpirun'), launcherArgs: ['--map-by', ':OVERSUBSCRIBE'] },
+    { path: join(examples, 'mpi_reduce.c'), line: 10 },
+  );
+  const threads = await threadsOnce(dc, (n) => n.length === 1);
+  assert.equal(threads[0].name, '[0-3] combine at examples/mpi_reduce.c:10');
+  const [frame] = (await dc.stackTraceRequest({ threadId: threads[0].id })).body.stackFrames;
+  const mine = await dc.evaluateRequest({ expression: 'mine', frameId: frame.id, context: 'hover' });
+  assert.equal(mine.body.result, '1 on [0], 2 on [1], -3 on [2], 4 on [3]');
+  const end = dc.waitForEvent('terminated');
+  await dc.continueRequest({ threadId: threads[0].id });
+  await end;
+});
+
 test('listen takes the reverse connect request of a batch job and debugs it like a launch', async (t) => {
   const why = noMpi();
   if (why) {

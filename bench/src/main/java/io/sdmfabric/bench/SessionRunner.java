@@ -33,10 +33,13 @@ import java.util.concurrent.TimeUnit;
  * --ntasks-per-node=8,srun -N 1 --overcommit"}). A launcher spelled {@code mpich:mpirun} or {@code
  * mpich:srun --mpi=pmi2} runs the program built with MPICH's compiler ({@code mpicc.mpich}) with
  * MPICH's commands first on sdm's PATH, as for a user whose mpirun is MPICH's; beside the plain
- * spelling (Open MPI's) it compares the two MPI families in one run. With {@code
- * $SDM_MESSAGE_COUNTS} set (a directory every node sees; {@link MessageCounts}), a second line per
- * run gives the session's messages and bytes that crossed node boundaries per bt and per print,
- * beside the floor of one message each way per tree edge between JVMs (one per agent).
+ * spelling (Open MPI's) it compares the two MPI families in one run. {@code --mpicc PATH} builds
+ * the program with another MPI's compiler than {@code mpicc} (Open MPI 5's: its mpirun starts jobs
+ * through the PMIx tool interface, or, given {@code --launcher-family openmpi}, under the rank
+ * shim). With {@code $SDM_MESSAGE_COUNTS} set (a directory every node sees; {@link MessageCounts}),
+ * a second line per run gives the session's messages and bytes that crossed node boundaries per bt
+ * and per print, beside the floor of one message each way per tree edge between JVMs (one per
+ * agent).
  */
 public final class SessionRunner {
   private SessionRunner() {}
@@ -50,6 +53,7 @@ public final class SessionRunner {
     String name = "ranks";
     String breakAt = "compute";
     String print = "rank";
+    String mpicc = "mpicc";
     List<String> rest = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -57,6 +61,7 @@ public final class SessionRunner {
         case "--program" -> name = args[++i];
         case "--break" -> breakAt = args[++i];
         case "--print" -> print = args[++i];
+        case "--mpicc" -> mpicc = args[++i];
         case "--ranks-per-gdb" ->
             perGdb = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
         default -> rest.add(args[i]);
@@ -70,7 +75,7 @@ public final class SessionRunner {
     for (String launcher : launchers) {
       boolean mpich = launcher.startsWith(MPICH);
       if (!work.containsKey(mpich)) {
-        String cc = !name.startsWith("mpi_") ? "gcc" : mpich ? "mpicc.mpich" : "mpicc";
+        String cc = !name.startsWith("mpi_") ? "gcc" : mpich ? "mpicc.mpich" : mpicc;
         work.put(mpich, new Workload(compile(cc, name, dir), breakAt, print));
       }
     }

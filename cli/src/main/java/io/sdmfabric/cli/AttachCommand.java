@@ -7,6 +7,8 @@ import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.AttachedSession;
+import io.sdmfabric.runtime.MasterSession;
+import io.sdmfabric.runtime.PmixSession;
 import io.sdmfabric.server.FabricConfig;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -41,6 +43,14 @@ final class AttachCommand implements Callable<Integer> {
   String slurm;
 
   @Option(
+      names = "--pmix",
+      paramLabel = "PID[:NAMESPACE]",
+      description =
+          "attach through the PMIx tool interface to the job of the launcher (Open MPI 5's"
+              + " mpirun, PRRTE's prterun or prte) whose pid is PID: its first job, or NAMESPACE")
+  String pmix;
+
+  @Option(
       names = "--rsh",
       paramLabel = "COMMAND",
       description =
@@ -68,9 +78,10 @@ final class AttachCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (targets.isEmpty() == (slurm == null)) {
+    if ((targets.isEmpty() ? 0 : 1) + (slurm == null ? 0 : 1) + (pmix == null ? 0 : 1) != 1) {
       err.println(
-          "sdm attach: give processes (HOST:PID[,PID...] or PID...) or --slurm JOBID[.STEP]");
+          "sdm attach: give processes (HOST:PID[,PID...] or PID...), --slurm JOBID[.STEP] or"
+              + " --pmix PID[:NAMESPACE]");
       return 2;
     }
     Optional<String> problem = consoleOptions.problem();
@@ -79,17 +90,26 @@ final class AttachCommand implements Callable<Integer> {
       return 2;
     }
     FabricConfig config = consoleOptions.config();
-    AttachedSession session;
+    MasterSession session;
+    RankSet attached;
     try {
-      session =
-          AttachedSession.start(
-              AttachSpecs.of(targets, slurm, rsh, distributed, gdbs, config, err), err);
+      if (pmix != null) {
+        PmixSession s =
+            PmixSession.attach(AttachSpecs.pmix(pmix, distributed, gdbs, config, err), err);
+        session = s;
+        attached = s.attached();
+      } else {
+        AttachedSession s =
+            AttachedSession.start(
+                AttachSpecs.of(targets, slurm, rsh, distributed, gdbs, config, err), err);
+        session = s;
+        attached = s.attached();
+      }
     } catch (IOException | IllegalArgumentException e) {
       // It may quote what other nodes answered (their processes, a remote shell's errors).
       err.println("sdm: " + TerminalText.escape(String.valueOf(e.getMessage())));
       return 2;
     }
-    RankSet attached = session.attached();
     return consoleOptions.run(
         session,
         out,

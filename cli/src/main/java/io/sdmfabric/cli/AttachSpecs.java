@@ -1,6 +1,7 @@
 package io.sdmfabric.cli;
 
 import io.sdmfabric.runtime.AttachedSession;
+import io.sdmfabric.runtime.PmixSession;
 import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.server.FabricConfig;
@@ -39,5 +40,42 @@ final class AttachSpecs {
         config,
         gdbs.ranksPerGdb(),
         distributed.keys(err));
+  }
+
+  /**
+   * The attach through PMIx of {@code pmix}: {@code PID[:NAMESPACE]}, the launcher's pid and the
+   * job's PMIx namespace if it runs several.
+   *
+   * @throws IllegalArgumentException when it does not parse
+   */
+  static PmixSession.AttachSpec pmix(
+      String pmix,
+      DistributedOptions distributed,
+      GdbSharingOptions gdbs,
+      FabricConfig config,
+      PrintStream err) {
+    int colon = pmix.indexOf(':');
+    long pid;
+    try {
+      pid = Long.parseLong(colon < 0 ? pmix : pmix.substring(0, colon));
+    } catch (NumberFormatException e) {
+      pid = 0;
+    }
+    if (pid <= 0 || colon == pmix.length() - 1) {
+      throw new IllegalArgumentException(
+          "--pmix needs the launcher's pid, and its job's namespace if it runs several:"
+              + " PID[:NAMESPACE], not "
+              + pmix);
+    }
+    return new PmixSession.AttachSpec(
+        pid,
+        colon < 0 ? Optional.empty() : Optional.of(pmix.substring(colon + 1)),
+        new PmixSession.Wiring(
+            distributed.transport(err),
+            distributed.address,
+            distributed.wireUp(),
+            gdbs.ranksPerGdb(),
+            config,
+            distributed.keys(err)));
   }
 }

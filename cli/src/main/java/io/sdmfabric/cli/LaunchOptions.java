@@ -2,7 +2,7 @@ package io.sdmfabric.cli;
 
 import io.sdmfabric.runtime.EmbeddedSession;
 import io.sdmfabric.runtime.LaunchedSession;
-import io.sdmfabric.runtime.PmixLaunchedSession;
+import io.sdmfabric.runtime.PmixSession;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.runtime.launch.LauncherFamily;
 import io.sdmfabric.server.FabricConfig;
@@ -37,6 +37,14 @@ final class LaunchOptions {
       description = "the launcher's family, where its --version cannot tell (default: as it says)")
   String launcherFamily;
 
+  @Option(
+      names = "--dvm",
+      paramLabel = "PID",
+      description =
+          "start the job in the running PRRTE DVM (prte) whose pid is PID, through the PMIx tool"
+              + " interface")
+  Long dvm;
+
   @Mixin GdbSharingOptions gdbs = new GdbSharingOptions();
 
   @Mixin DistributedOptions distributed = new DistributedOptions();
@@ -54,6 +62,25 @@ final class LaunchOptions {
       int size, String program, List<String> args, FabricConfig config, PrintStream err)
       throws IOException {
     int ranksPerGdb = gdbs.ranksPerGdb();
+    if (dvm != null) {
+      if (launcher != null || launcherFamily != null || !launcherOptions.isEmpty()) {
+        throw new IllegalArgumentException(
+            "--dvm starts the job in the DVM: no --launcher, --launcher-family or launcher options");
+      }
+      return PmixSession.direct(
+          dvm,
+          size,
+          program,
+          args,
+          new PmixSession.Wiring(
+              distributed.transport(err),
+              distributed.address,
+              distributed.wireUp(),
+              ranksPerGdb,
+              config,
+              distributed.keys(err)),
+          err);
+    }
     if (launcher == null) {
       if (launcherFamily != null) {
         throw new IllegalArgumentException("--launcher-family needs --launcher");
@@ -82,8 +109,6 @@ final class LaunchOptions {
             ranksPerGdb,
             config,
             distributed.keys(err));
-    return job.servesPmixTools()
-        ? PmixLaunchedSession.start(spec, err)
-        : LaunchedSession.start(spec, err);
+    return job.servesPmixTools() ? PmixSession.launch(spec, err) : LaunchedSession.start(spec, err);
   }
 }

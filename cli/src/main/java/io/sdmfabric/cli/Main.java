@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       "  sdm relay --listen 7000 --to desktop:7001   on a login node, for --via",
       "  sdm attach 4711,4712 node2:5120      debug running processes of an MPI job",
       "  sdm attach --slurm 1234              every process of Slurm job step 1234.0",
+      "  sdm attach --pmix 4700               the job of Open MPI 5's mpirun 4700, through PMIx",
       "  sdm dap                       the debug adapter VS Code and other DAP clients start"
     })
 public final class Main implements Callable<Integer> {

@@ -6,6 +6,8 @@ import io.sdmfabric.frontend.StackSnapshot;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.AttachedSession;
+import io.sdmfabric.runtime.MasterSession;
+import io.sdmfabric.runtime.PmixSession;
 import io.sdmfabric.runtime.Programs;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.Commands;
@@ -76,6 +78,14 @@ final class StacksCommand implements Callable<Integer> {
   String slurm;
 
   @Option(
+      names = "--pmix",
+      paramLabel = "PID[:NAMESPACE]",
+      description =
+          "sample the running job of the launcher (Open MPI 5's mpirun, PRRTE's) whose pid is PID,"
+              + " through the PMIx tool interface")
+  String pmix;
+
+  @Option(
       names = "--rsh",
       paramLabel = "COMMAND",
       description =
@@ -117,13 +127,15 @@ final class StacksCommand implements Callable<Integer> {
     }
     boolean running =
         slurm != null
+            || pmix != null
             || (!words.isEmpty() && words.stream().allMatch(w -> TARGET.matcher(w).matches()));
-    if (slurm != null && !words.isEmpty()) {
-      err.println("sdm stacks: give a program, processes, or --slurm JOBID[.STEP], not both");
+    if ((slurm != null ? 1 : 0) + (pmix != null ? 1 : 0) + (words.isEmpty() ? 0 : 1) > 1) {
+      err.println(
+          "sdm stacks: give a program, processes, --slurm JOBID[.STEP] or --pmix PID, only one");
       return 2;
     }
-    if (words.isEmpty() && slurm == null) {
-      err.println("sdm stacks: give a program (and its arguments), processes, or --slurm");
+    if (words.isEmpty() && slurm == null && pmix == null) {
+      err.println("sdm stacks: give a program (and its arguments), processes, --slurm or --pmix");
       return 2;
     }
     return running ? sampleRunningJob(apart) : runProgram(wait, apart);
@@ -153,19 +165,37 @@ final class StacksCommand implements Callable<Integer> {
 
   /** Attaches to the job's processes, samples them, and detaches: they run on as they were. */
   private int sampleRunningJob(Duration apart) throws Exception {
-    AttachedSession session;
+    MasterSession session;
+    RankSet attached;
     try {
-      session =
-          AttachedSession.start(
-              AttachSpecs.of(
-                  words, slurm, rsh, launch.distributed, launch.gdbs, FabricConfig.defaults(), err),
-              err);
+      if (pmix != null) {
+        PmixSession s =
+            PmixSession.attach(
+                AttachSpecs.pmix(
+                    pmix, launch.distributed, launch.gdbs, FabricConfig.defaults(), err),
+                err);
+        session = s;
+        attached = s.attached();
+      } else {
+        AttachedSession s =
+            AttachedSession.start(
+                AttachSpecs.of(
+                    words,
+                    slurm,
+                    rsh,
+                    launch.distributed,
+                    launch.gdbs,
+                    FabricConfig.defaults(),
+                    err),
+                err);
+        session = s;
+        attached = s.attached();
+      }
     } catch (IOException | IllegalArgumentException e) {
       err.println("sdm: " + TerminalText.escape(String.valueOf(e.getMessage())));
       return 2;
     }
     try (session) {
-      RankSet attached = session.attached();
       ProcessTable table = new ProcessTable(session.size());
       session.onEvent(table::apply);
       table.put(attached, ProcessTable.State.STOPPED, "attached");

@@ -82,24 +82,36 @@ class SdmPmixIT {
     return env;
   }
 
-  /** {@code sdm debug} of 4 ranks of the MPI example {@code name} under Open MPI 5's mpirun. */
-  private static Sdm.Result debug(String name, String input) throws Exception {
-    Path program = Sdm.mpiExample(name, prefix.resolve("bin/mpicc").toString(), "openmpi5");
-    Sdm.Result r =
-        Sdm.runWithEnv(
-            env(),
-            input,
-            "debug",
-            "--launcher",
-            prefix.resolve("bin/mpirun").toString(),
-            "--map-by",
-            ":OVERSUBSCRIBE",
-            "-n",
-            "4",
-            "--",
-            program.toString());
+  /** The MPI example {@code name}, built with Open MPI 5's mpicc. */
+  private static Path example(String name) {
+    return Sdm.mpiExample(name, prefix.resolve("bin/mpicc").toString(), "openmpi5");
+  }
+
+  /**
+   * {@code sdm COMMAND} (debug or stacks, with {@code options}) of 4 ranks of the MPI example
+   * {@code name} under Open MPI 5's mpirun, with {@code input} as its console; it must exit with 0.
+   */
+  private static Sdm.Result sdm(String command, String name, String input, String... options)
+      throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                command,
+                "--launcher",
+                prefix.resolve("bin/mpirun").toString(),
+                "--map-by",
+                ":OVERSUBSCRIBE",
+                "-n",
+                "4"));
+    args.addAll(List.of(options));
+    args.addAll(List.of("--", example(name).toString()));
+    Sdm.Result r = Sdm.runWithEnv(env(), input, args.toArray(String[]::new));
     assertEquals(0, r.exitCode(), r.toString());
     return r;
+  }
+
+  private static Sdm.Result debug(String name, String input) throws Exception {
+    return sdm("debug", name, input);
   }
 
   private static void contains(Sdm.Result r, String text) {
@@ -128,6 +140,106 @@ class SdmPmixIT {
   }
 
   @Test
+  void stacksOfADeadlockStartedThroughPmixNameTheCycleOfSends() throws Exception {
+    Sdm.Result r = sdm("stacks", "mpi_cycle", "", "--after", "10s");
+    contains(r, "pass_on at mpi_cycle.c:12  [0-2]");
+    contains(r, "MPI waits:");
+    contains(r, "  [0] MPI_Send to 1, tag 7, waits for [1]");
+    contains(r, "  [3] MPI_Barrier on MPI_COMM_WORLD (collective #1), waits for [0-2]");
+    contains(r, "deadlock: 0 -> 1 -> 2 -> 0, MPI_Send to the next rank, tag 7");
+  }
+
+  /** sdm connect in front of Open MPI 5's launch command, accepted by sdm listen. */
+  @Test
+  void aReverseConnectRequestOfAnOpenMpi5JobIsDebuggedThroughPmix(
+      @org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    Path home =
+        Files.createDirectory(
+            tmp.resolve(".sdm"),
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+    Map<String, String> env = env();
+    env.put(io.sdmfabric.runtime.PrivateDirectory.HOME_ENV, home.toString());
+    Path program = example("mpi_reduce");
+    try (Sdm.Background job =
+        new Sdm.Background(
+            env,
+            "connect",
+            prefix.resolve("bin/mpirun").toString(),
+            "--map-by",
+            ":OVERSUBSCRIBE",
+            "-n",
+            "3",
+            program.toString())) {
+      Sdm.Result r =
+          Sdm.runWithEnv(
+              env,
+              "requests wait 60\naccept\nbreak combine\nrun\nwait 60\nprint mine\nquit\n",
+              "listen",
+              "--batch");
+      assertEquals(0, r.exitCode(), r.toString());
+      contains(r, "[0-2] started by the launcher through the PMIx tool interface");
+      contains(r, "[2] mine = -3");
+      contains(r, "session 1 ended: the master ended the session: the job has ended");
+      assertEquals(0, job.await().exitCode(), job.err());
+    }
+  }
+
+  /**
+   * A PRRTE DVM the user started ({@code prte}, in a temporary directory of its own), and a job sdm
+   * starts in it through its PMIx server (use case II): the wrong contribution is found, and the
+   * DVM goes on serving after the session.
+   */
+  @Test
+  void aJobStartedInARunningDvmIsHeldAttachedAndDebugged() throws Exception {
+    Path tmp = Files.createTempDirectory("sdm-pmix-it-dvm");
+    Map<String, String> env = env();
+    env.put("PRTE_MCA_prte_tmpdir_base", tmp.toString());
+    env.put("PMIX_SERVER_TMPDIR", tmp.toString());
+    env.put("PMIX_SYSTEM_TMPDIR", tmp.toString());
+    env.put("PRTE_MCA_rmaps_default_mapping_policy", ":oversubscribe");
+    ProcessBuilder b = new ProcessBuilder(prefix.resolve("bin/prte").toString());
+    b.environment().putAll(env);
+    Process dvm = b.redirectErrorStream(true).start();
+    try {
+      java.io.BufferedReader said =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(
+                  dvm.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+      assertEquals("DVM ready", said.readLine());
+      Sdm.Result r =
+          Sdm.runWithEnv(
+              env,
+              "break combine\nrun\nwait 60\nprint mine\nquit\n",
+              "debug",
+              "--dvm",
+              Long.toString(dvm.pid()),
+              "-n",
+              "4",
+              "--",
+              example("mpi_reduce").toString());
+      assertEquals(0, r.exitCode(), r.toString());
+      contains(r, "[0-3] started by the launcher through the PMIx tool interface");
+      contains(r, "[2] mine = -3");
+      assertTrue(dvm.isAlive(), "the DVM ended with the session");
+    } finally {
+      ProcessBuilder end =
+          new ProcessBuilder(
+                  prefix.resolve("bin/pterm").toString(), "--pid", Long.toString(dvm.pid()))
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+      end.environment().putAll(env);
+      end.start().waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+      if (!dvm.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        dvm.destroyForcibly();
+      }
+      try (Stream<Path> all = Files.walk(tmp)) {
+        all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  @Test
   void aFileInTheSharedTmpSurvivesAndNothingOfTheLaunchersIsLeftThere() throws Exception {
     Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
     Path planted = Files.createTempFile(tmp, "sdm-pmix-it-", ".survives");
@@ -149,6 +261,82 @@ class SdmPmixIT {
           .filter(n -> n.startsWith("prte") || n.startsWith("pmix") || n.startsWith("sdm-pmix-"))
           .sorted()
           .toList();
+    }
+  }
+
+  /**
+   * A job of Open MPI 5 started without sdm (in a private temporary directory of its own, as the
+   * test bed keeps PRRTE out of the shared /tmp), attached through its launcher's PMIx server by
+   * the launcher's pid: every rank shows in its loop, and after quit the job finishes normally.
+   */
+  @Test
+  void aRunningJobIsAttachedThroughItsLaunchersPmixServerAndAfterQuitFinishesNormally()
+      throws Exception {
+    Path program = example("mpi_iterate");
+    Path tmp = Files.createTempDirectory("sdm-pmix-it-job");
+    Map<String, String> env = env();
+    env.put("PRTE_MCA_prte_tmpdir_base", tmp.toString());
+    env.put("PMIX_SERVER_TMPDIR", tmp.toString());
+    env.put("PMIX_SYSTEM_TMPDIR", tmp.toString());
+    ProcessBuilder b =
+        new ProcessBuilder(
+                prefix.resolve("bin/mpirun").toString(),
+                "--map-by",
+                ":OVERSUBSCRIBE",
+                "-n",
+                "4",
+                program.toString(),
+                "600")
+            .redirectErrorStream(true);
+    b.environment().putAll(env);
+    Process job = b.start();
+    StringBuffer said = new StringBuffer();
+    java.util.concurrent.CompletableFuture<Void> iterating =
+        new java.util.concurrent.CompletableFuture<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (java.io.BufferedReader lines =
+                  new java.io.BufferedReader(
+                      new java.io.InputStreamReader(
+                          job.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                for (String l = lines.readLine(); l != null; l = lines.readLine()) {
+                  said.append(l).append('\n');
+                  if (l.startsWith("iterating")) {
+                    iterating.complete(null);
+                  }
+                }
+              } catch (java.io.IOException e) {
+                // The launcher is gone.
+              }
+            });
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      iterating.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      Sdm.Result r =
+          Sdm.runWithEnv(
+              env, "bt\nprocs\nquit\n", "attach", "--batch", "--pmix", Long.toString(job.pid()));
+      assertEquals(0, r.exitCode(), r.toString());
+      contains(r, "[0-3] attached to running processes");
+      contains(r, "(attached to running processes)");
+      contains(r, "main at mpi_iterate.c:43  [0-3]");
+      contains(r, "  iterate at mpi_iterate.c:");
+      assertTrue(
+          job.waitFor(3, java.util.concurrent.TimeUnit.MINUTES), "the job did not end:\n" + said);
+      assertEquals(0, job.exitValue(), said.toString());
+      long n = 600;
+      long expected = n * 4 * 3 / 2 + 4 * n * (n - 1) / 2;
+      assertTrue(
+          said.toString().contains("total = " + expected + ", expected " + expected),
+          said.toString());
+    } finally {
+      job.descendants().forEach(ProcessHandle::destroyForcibly);
+      job.destroyForcibly();
+      job.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+      try (Stream<Path> all = Files.walk(tmp)) {
+        all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
     }
   }
 }

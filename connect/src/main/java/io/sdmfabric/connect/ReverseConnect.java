@@ -2,7 +2,9 @@ package io.sdmfabric.connect;
 
 import io.sdmfabric.master.GatewayConnection;
 import io.sdmfabric.model.TerminalText;
+import io.sdmfabric.runtime.DistributedSession;
 import io.sdmfabric.runtime.LaunchedSession;
+import io.sdmfabric.runtime.PmixSession;
 import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.Handshake;
 import io.sdmfabric.wire.HostPort;
@@ -79,7 +81,7 @@ public final class ReverseConnect {
   private final ConnectDirectory dir;
   private final PrintStream log;
   private final ConnectRequest request;
-  private volatile LaunchedSession session;
+  private volatile DistributedSession session;
   private volatile FrameConnection frontEnd;
 
   private ReverseConnect(Spec spec, ConnectDirectory dir, PrintStream log) {
@@ -168,9 +170,12 @@ public final class ReverseConnect {
     ProgressLines progress = new ProgressLines(log, c);
     PrintStream toFrontEnd = progress.printStream();
     toFrontEnd.println("master on " + request.host() + ": starting " + spec.line().text());
-    LaunchedSession s;
+    DistributedSession s;
     try {
-      s = LaunchedSession.start(spec.job(), toFrontEnd);
+      s =
+          spec.job().launcher().servesPmixTools()
+              ? PmixSession.launch(spec.job(), toFrontEnd)
+              : LaunchedSession.start(spec.job(), toFrontEnd);
     } catch (IOException | RuntimeException e) {
       toFrontEnd.println("sdm connect: " + e.getMessage());
       progress.stop();
@@ -194,7 +199,7 @@ public final class ReverseConnect {
     return new Served(end.reason(), end.endSession());
   }
 
-  private Welcome welcome(LaunchedSession s) {
+  private Welcome welcome(DistributedSession s) {
     LaunchLine line = spec.line();
     return Welcome.newBuilder()
         .setStarted(s.started().word())
@@ -215,7 +220,7 @@ public final class ReverseConnect {
     dir.withdraw(request.id());
     FrameConnection c = frontEnd;
     if (c != null && !c.isClosed()) {
-      LaunchedSession s = session;
+      DistributedSession s = session;
       if (s != null) {
         s.close();
       }

@@ -11,7 +11,6 @@ import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.runtime.launch.SlurmHostlist;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.wire.Commands;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -24,8 +23,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -44,9 +41,6 @@ import java.util.function.Consumer;
  * then ends the master and the agents: the programs run on. Only {@code kill} ends them.
  */
 public final class AttachedSession extends DistributedSession {
-  /** How long closing waits for the ranks to detach before it ends the agents anyway. */
-  private static final Duration DETACH_LIMIT = Duration.ofSeconds(15);
-
   /**
    * What to attach to and how.
    *
@@ -277,25 +271,12 @@ public final class AttachedSession extends DistributedSession {
   }
 
   /**
-   * Detaches every rank still attached (at most {@link #DETACH_LIMIT}) before the master ends; the
-   * agents' gdbs detach too as they end, should a rank have been missed.
+   * Detaches every rank still attached (at most 15 s) before the master ends; the agents' gdbs
+   * detach too as they end, should a rank have been missed.
    */
   @Override
   void beforeMasterEnds(MasterClient master) {
-    // The detach replies and events are no news to the front-end, which has quit.
-    master.onEvent(e -> {});
-    if (!master.treeReady().isDone()) {
-      return;
-    }
-    try {
-      master
-          .call(Commands.detach(), attached, Duration.ZERO)
-          .get(DETACH_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      // The agents' gdbs detach as they end.
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    detach(master, attached);
   }
 
   @Override

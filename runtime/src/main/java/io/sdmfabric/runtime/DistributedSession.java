@@ -1,7 +1,10 @@
 package io.sdmfabric.runtime;
 
+import io.sdmfabric.master.Session;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.runtime.launch.OutputMerger;
+import io.sdmfabric.wire.Commands;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -14,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * A session whose ranks are served by agent JVMs, one per node, with the master in this JVM: the
@@ -31,7 +35,7 @@ import java.util.function.Consumer;
  * once as its {@link Ending} says, then the variant's clean-up ({@link #afterProcessesEnd}).
  */
 public abstract sealed class DistributedSession extends MasterSession
-    permits LaunchedSession, AttachedSession, PmixLaunchedSession {
+    permits LaunchedSession, AttachedSession, PmixSession {
 
   /** How a child process is ended when the session closes. */
   enum Ending {
@@ -49,6 +53,7 @@ public abstract sealed class DistributedSession extends MasterSession
   private final Duration wireUp;
   private final List<Child> children = new ArrayList<>();
   private volatile DistributedMaster master;
+  private volatile RankSet missing = RankSet.empty();
   private volatile Thread shutdownHook;
 
   DistributedSession(int size, Duration wireUp, PrintStream err) {
@@ -72,6 +77,48 @@ public abstract sealed class DistributedSession extends MasterSession
    * front-end stops hearing events.
    */
   void beforeMasterEnds(MasterClient master) {}
+
+  /** How long {@link #detach} waits for the ranks to detach before the agents end anyway. */
+  private static final Duration DETACH_LIMIT = Duration.ofSeconds(15);
+
+  /**
+   * Detaches {@code ranks}, processes that ran before the session and run on after it, a while at
+   * most: their gdbs would detach as the agents end, but a rank whose agent is killed first would
+   * be left stopped.
+   */
+  final void detach(MasterClient master, RankSet ranks) {
+    // The detach replies and events are no news to the front-end, which has quit.
+    master.onEvent(e -> {});
+    if (!master.treeReady().isDone()) {
+      return;
+    }
+    try {
+      master
+          .call(Commands.detach(), ranks, Duration.ZERO)
+          .get(DETACH_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      // The agents' gdbs detach as they end.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The ranks' last output goes out while the front-end still hears it: {@code output} merges what
+   * waits, and the master delivers it, {@code limit} at most.
+   */
+  final void deliverOutput(MasterClient master, OutputMerger output, Duration limit) {
+    output.close();
+    if (master.treeReady().isDone()) {
+      try {
+        master.delivered().get(limit.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | TimeoutException e) {
+        // Not delivered in time: the session ends without those lines.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
 
   /** What the variant cleans up once every child process has ended. */
   void afterProcessesEnd() {}
@@ -107,6 +154,16 @@ public abstract sealed class DistributedSession extends MasterSession
   final Optional<MasterClient> master() {
     DistributedMaster m = master;
     return m == null ? Optional.empty() : Optional.of(m.client());
+  }
+
+  /** The ranks that were not attached within the wire-up time (known once the tree is ready). */
+  public final RankSet missing() {
+    return missing;
+  }
+
+  /** The master's actor system, whose guardian is the session: what a gateway serves. */
+  public final ActorSystem<Session.Command> masterSystem() {
+    return master.client().system();
   }
 
   /** The master's own handle, once started. */
@@ -210,6 +267,7 @@ public abstract sealed class DistributedSession extends MasterSession
   /** Waits until the tree is wired, and says which ranks did not come; returns those. */
   final RankSet awaitTree() throws IOException, InterruptedException {
     RankSet missing = await(master.client().treeReady(), "the ranks to be attached");
+    this.missing = missing;
     if (!missing.isEmpty()) {
       err.println(
           "sdm: ranks "

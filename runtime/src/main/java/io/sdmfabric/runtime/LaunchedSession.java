@@ -1,6 +1,5 @@
 package io.sdmfabric.runtime;
 
-import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.launch.JobHosts;
@@ -25,10 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * A session whose ranks a real launcher starts (mpirun or srun): the master runs in this JVM, the
@@ -77,7 +72,6 @@ public final class LaunchedSession extends DistributedSession {
   }
 
   private final Spec spec;
-  private RankSet missing = RankSet.empty();
   private final Path spool;
   private final OutputMerger output;
   private final ArrayDeque<String> launcherLines = new ArrayDeque<>();
@@ -108,8 +102,8 @@ public final class LaunchedSession extends DistributedSession {
     if (spec.launcher().servesPmixTools()) {
       throw new IOException(
           spec.launcher().command()
-              + " is PRRTE's (Open MPI 5), whose jobs sdm starts through the PMIx tool interface:"
-              + " sdm debug and sdm stacks do, this way of starting a job does not yet");
+              + " is PRRTE's (Open MPI 5), whose jobs start through the PMIx tool interface"
+              + " (PmixSession), not under the rank shim");
     }
     byte[] id = new byte[6];
     new SecureRandom().nextBytes(id);
@@ -204,7 +198,7 @@ public final class LaunchedSession extends DistributedSession {
             Ending.END,
             15,
             this::onAgentLine);
-    missing = awaitTree();
+    awaitTree();
   }
 
   private void publish(RankReply event) {
@@ -293,16 +287,6 @@ public final class LaunchedSession extends DistributedSession {
     }
   }
 
-  /** The master's actor system, whose guardian is the session: what a gateway serves. */
-  public ActorSystem<Session.Command> masterSystem() {
-    return distributedMaster().client().system();
-  }
-
-  /** The ranks that were not attached within the wire-up time. */
-  public RankSet missing() {
-    return missing;
-  }
-
   /**
    * The ranks' last output goes out while the front-end still hears it: all that a launcher that
    * has ended printed (the job is over; its last lines may still be in the pipe), and what waits to
@@ -312,16 +296,7 @@ public final class LaunchedSession extends DistributedSession {
   void beforeMasterEnds(MasterClient master) {
     drainIfEnded(ranks, DRAIN_LIMIT);
     ending = true;
-    output.close();
-    if (master.treeReady().isDone()) {
-      try {
-        master.delivered().get(DRAIN_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (ExecutionException | TimeoutException e) {
-        // Not delivered in time: the session ends without those lines.
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    deliverOutput(master, output, DRAIN_LIMIT);
   }
 
   @Override

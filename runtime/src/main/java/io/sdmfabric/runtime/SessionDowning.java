@@ -17,6 +17,7 @@ import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Down;
+import org.apache.pekko.cluster.typed.Leave;
 
 /**
  * Downs members of a session's cluster by {@link DowningRule}, on every member: it looks at the
@@ -81,6 +82,14 @@ final class SessionDowning extends AbstractBehavior<SessionDowning.Tick> {
     if (master == null) {
       return this;
     }
+    if (!self.address().equals(master) && left(state, master)) {
+      // The master ended the session and left the cluster: so does this agent, whose ranks end
+      // with it (or run on, attached ones). Its launcher may not end it (PMIx debugger daemons
+      // are the launcher's, not sdm's), and the master left, so it is not unreachable either.
+      getContext().getLog().info("leaving the session: the master at {} left it", master);
+      cluster.manager().tell(Leave.create(self.address()));
+      return Behaviors.stopped();
+    }
     Map<Address, Duration> unreachableFor = new HashMap<>();
     unreachableSince.forEach((a, since) -> unreachableFor.put(a, Duration.ofNanos(now - since)));
     for (Address down : rule.toDown(self.address(), master, unreachableFor)) {
@@ -95,6 +104,15 @@ final class SessionDowning extends AbstractBehavior<SessionDowning.Tick> {
       cluster.manager().tell(new Down(down));
     }
     return this;
+  }
+
+  /** Whether {@code master} is leaving the cluster, or gone from it, of its own accord. */
+  private static boolean left(ClusterEvent.CurrentClusterState state, Address master) {
+    return StreamSupport.stream(state.getMembers().spliterator(), false)
+        .filter(m -> m.address().equals(master))
+        .findFirst()
+        .map(m -> m.status() == MemberStatus.leaving() || m.status() == MemberStatus.exiting())
+        .orElse(true);
   }
 
   /** Whether {@code address} is a member not yet down. */

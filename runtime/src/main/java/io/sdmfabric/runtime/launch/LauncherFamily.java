@@ -26,7 +26,7 @@ public enum LauncherFamily {
   SLURM("slurm"),
   /**
    * PRRTE's prterun, and Open MPI 5's mpirun, which is PRRTE's: a launcher that serves PMIx tools.
-   * sdm starts the job through the PMIx tool interface ({@code PmixLaunchedSession}), not with the
+   * sdm starts the job through the PMIx tool interface ({@code PmixSession}), not with the
    * launcher's command line options.
    */
   PRRTE("prrte");

@@ -31,6 +31,17 @@ public final class MpiWaitLibrary {
   }
 
   /**
+   * The library built with the compiler {@code mpicc} (a path: the one beside a launcher whose MPI
+   * the job runs with), built if need be.
+   *
+   * @throws IOException saying why there is none: that mpicc fails
+   */
+  public static Path buildWith(Path mpicc) throws IOException {
+    String c = mpicc.toString();
+    return build(c, run(List.of(c, "-show"), c + " -show").strip());
+  }
+
+  /**
    * The library for the MPI that {@code program} runs with, built if need be.
    *
    * @throws IOException saying why there is none: no mpicc of that MPI, or it failed

@@ -57,6 +57,16 @@ public final class PmixTool {
                 "-lpthread"));
   }
 
+  /** The MPI compiler beside {@code launcher} in its installation prefix, if there is one. */
+  public static Optional<Path> mpiccBeside(String launcher) {
+    try {
+      Path mpicc = prefixOf(launcher).resolve("bin").resolve("mpicc");
+      return Files.isExecutable(mpicc) ? Optional.of(mpicc) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
   /** The installation prefix of {@code launcher}: the parent of the directory it really is in. */
   static Path prefixOf(String launcher) throws IOException {
     Path path = launcher.contains("/") ? Path.of(launcher) : onPath(launcher);
@@ -88,6 +98,95 @@ public final class PmixTool {
     c.add(onExec ? "on-exec" : "in-init");
     c.addAll(launcherCommand);
     return c;
+  }
+
+  /**
+   * The helper's command line that spawns {@code size} ranks of {@code program} into the running
+   * DVM {@code dvm} (a pid), held in PMIx_Init, or at exec ({@code onExec}).
+   */
+  public static List<String> direct(
+      Path helper, long dvm, boolean onExec, int size, String program, List<String> args) {
+    List<String> c =
+        new ArrayList<>(
+            List.of(
+                helper.toString(),
+                "direct",
+                Long.toString(dvm),
+                onExec ? "on-exec" : "in-init",
+                Integer.toString(size),
+                program));
+    c.addAll(args);
+    return c;
+  }
+
+  /**
+   * Whether {@code program} is a PMIx client, which waits in PMIx_Init when held for a debugger (an
+   * MPI program of Open MPI 5 loads libpmix): as {@code ldd} lists its libraries. A program that is
+   * none is held stopped at its exec instead.
+   */
+  public static boolean isPmixClient(String program) {
+    try {
+      return CompiledOnce.run(List.of("ldd", program), "ldd " + program).contains("libpmix.so");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The helper's command line that connects to the PMIx server of the running launcher {@code pid}
+   * and takes its job {@code namespace} (by default the first it runs).
+   */
+  public static List<String> attach(Path helper, long pid, Optional<String> namespace) {
+    List<String> c = new ArrayList<>(List.of(helper.toString(), "attach", Long.toString(pid)));
+    namespace.ifPresent(c::add);
+    return c;
+  }
+
+  /**
+   * The number of ranks of the job {@code attach} ({@link #attach}'s command line) finds, asked
+   * once: the helper connects, reads the proc table and leaves, the job running on.
+   *
+   * @throws IOException with what the helper said, when it finds no job
+   */
+  public static int jobSize(List<String> attach) throws IOException {
+    Process p = new ProcessBuilder(attach).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    // A helper that says nothing is ended, and the read with it.
+    java.util.concurrent.CompletableFuture.delayedExecutor(
+            CompiledOnce.COMMAND_SECONDS, java.util.concurrent.TimeUnit.SECONDS)
+        .execute(p::destroyForcibly);
+    try {
+      p.getOutputStream().close(); // no commands: it leaves once it has said the table
+      String failure = "it ended without the job's proc table";
+      try (java.io.BufferedReader lines =
+          new java.io.BufferedReader(
+              new java.io.InputStreamReader(
+                  p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+        for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+          PmixEvent e;
+          try {
+            e = PmixEvent.parse(line);
+          } catch (IllegalArgumentException notOne) {
+            continue;
+          }
+          if (e instanceof PmixEvent.Procs procs) {
+            return procs.count();
+          }
+          if (e instanceof PmixEvent.Failed f) {
+            failure = f.text();
+          }
+        }
+      }
+      throw new IOException("no job through PMIx: " + failure);
+    } finally {
+      try {
+        if (!p.waitFor(CompiledOnce.COMMAND_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        p.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /**

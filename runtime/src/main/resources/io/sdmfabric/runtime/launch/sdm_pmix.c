@@ -25,6 +25,15 @@
  *       release                  release the held ranks (PMIX_DEBUGGER_RELEASE)
  *       end                      end the job and exit
  *
+ *   sdm_pmix direct PID in-init|on-exec N PROGRAM ARG...    (use case II, direct launch)
+ *     Connects to the PMIx server of the running PRRTE DVM (prte) whose pid is PID and spawns N
+ *     ranks of PROGRAM there, held; says "launcher PID", then as "launch" from "job" on.
+ *
+ *   sdm_pmix attach PID [NAMESPACE]    (use case I, attach)
+ *     Connects to the PMIx server of the launcher (or PRRTE DVM) whose pid is PID, takes its job
+ *     NAMESPACE (by default the first it runs), and says "launcher PID", then as above from
+ *     "job" on; "daemons" as above. The job is left running when the helper ends.
+ *
  *   sdm_pmix local COMMAND ARG...     (in a daemon spawned by "daemons")
  *     Asks the local PMIx server for its node's ranks of the job being debugged, finalizes, and
  *     executes COMMAND ARG... --attach PID=RANK,PID=RANK,... (the same process: PRRTE's daemon
@@ -400,8 +409,10 @@ static void serve(void) {
  * PMIx; PMIx's own threads, started with it blocked, never take it. */
 static void on_term(int sig) { (void)sig; }
 
-static int launch(bool on_exec, int argc, char **argv) {
-  sigset_t term;
+static sigset_t term;
+
+/* Before PMIx starts its threads: they start with SIGTERM blocked. */
+static void block_term(void) {
   sigemptyset(&term);
   sigaddset(&term, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &term, NULL);
@@ -410,6 +421,46 @@ static int launch(bool on_exec, int argc, char **argv) {
   sa.sa_handler = on_term;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGTERM, &sa, NULL);
+}
+
+/*
+ * The part of both uses that follows the job's being found: its output pulled, its proc table
+ * said, commands served until "end", SIGTERM or the end of standard input. KILL: whether the job
+ * ends with the helper (it was launched for the session) or is left running (it was attached).
+ */
+static int serve_job(bool kill) {
+  pmix_status_t rc;
+  pull_output(job_ns);
+  size_t n = 0;
+  pmix_proc_info_t *procs = proc_table(PMIX_QUERY_PROC_TABLE, &n, &rc);
+  if (procs == NULL) {
+    fail("the job's proc table", rc);
+    PMIx_tool_finalize();
+    return 1;
+  }
+  say("job %s %zu", job_ns, n);
+  for (size_t i = 0; i < n; i++) {
+    say("proc %u %s %d", procs[i].proc.rank, procs[i].hostname, (int)procs[i].pid);
+  }
+  say("procs %zu", n);
+
+  pthread_sigmask(SIG_UNBLOCK, &term, NULL);
+  serve();
+  if (kill && !job_ended.done) {
+    /* Asked to end, or our JVM is gone: the job goes with us. */
+    pmix_proc_t target;
+    PMIX_LOAD_PROCID(&target, job_ns, PMIX_RANK_WILDCARD);
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, PMIX_JOB_CTRL_KILL, NULL, PMIX_BOOL);
+    PMIx_Job_control(&target, 1, &info, 1, NULL, 0);
+    latch_await(&job_ended, 10);
+  }
+  PMIx_tool_finalize();
+  return 0;
+}
+
+static int launch(bool on_exec, int argc, char **argv) {
+  block_term();
   pmix_status_t rc;
   pmix_info_t init[2];
   PMIX_INFO_LOAD(&init[0], PMIX_TOOL_DO_NOT_CONNECT, NULL, PMIX_BOOL);
@@ -495,34 +546,137 @@ static int launch(bool on_exec, int argc, char **argv) {
     return 1;
   }
 
-  pull_output(job_ns);
+  return serve_job(true);
+}
 
-  size_t n = 0;
-  pmix_proc_info_t *procs = proc_table(PMIX_QUERY_PROC_TABLE, &n, &rc);
-  if (procs == NULL) {
-    fail("the job's proc table", rc);
+/* ------------------------------------------------------------------ direct (use case II) */
+
+/*
+ * Spawns N ranks of ARGV into the running DVM (prte) whose pid is PID, held for the debugger.
+ */
+static int direct(pid_t pid, bool on_exec, int n, int argc, char **argv) {
+  block_term();
+  pmix_status_t rc;
+  pmix_info_t init[2];
+  PMIX_INFO_LOAD(&init[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+  PMIX_INFO_LOAD(&init[1], PMIX_LAUNCHER, NULL, PMIX_BOOL);
+  rc = PMIx_tool_init(&me, init, 2);
+  if (rc != PMIX_SUCCESS) {
+    fail("cannot connect to the PMIx server of that DVM", rc);
+    return 1;
+  }
+  latch_init(&job_ready);
+  latch_init(&job_ended);
+  pmix_status_t lost = PMIX_ERR_LOST_CONNECTION;
+  on_event(&lost, "sdm-lost-connection", NULL, lost_launcher);
+  /* READY_FOR_DEBUG can come before PMIx_Spawn returns: the handlers are there first. */
+  pmix_status_t ready = PMIX_READY_FOR_DEBUG;
+  on_event(&ready, "sdm-ready-for-debug", NULL, ready_for_debug);
+  pmix_status_t end = PMIX_EVENT_JOB_END;
+  on_event(&end, "sdm-job-end", NULL, job_end);
+  say("launcher %d", (int)pid);
+
+  pmix_app_t *app;
+  PMIX_APP_CREATE(app, 1);
+  app[0].cmd = strdup(argv[0]);
+  for (int i = 0; i < argc; i++) {
+    PMIX_ARGV_APPEND(rc, app[0].argv, argv[i]);
+  }
+  char cwd[4096];
+  if (getcwd(cwd, sizeof cwd) != NULL) {
+    app[0].cwd = strdup(cwd);
+  }
+  app[0].maxprocs = n;
+  pmix_info_t job[4];
+  PMIX_INFO_LOAD(&job[0], on_exec ? PMIX_DEBUG_STOP_ON_EXEC : PMIX_DEBUG_STOP_IN_INIT, NULL,
+                 PMIX_BOOL);
+  PMIX_INFO_LOAD(&job[1], PMIX_FWD_STDOUT, NULL, PMIX_BOOL);
+  PMIX_INFO_LOAD(&job[2], PMIX_FWD_STDERR, NULL, PMIX_BOOL);
+  PMIX_INFO_LOAD(&job[3], PMIX_NOTIFY_COMPLETION, NULL, PMIX_BOOL);
+  pmix_nspace_t spawned;
+  rc = PMIx_Spawn(job, 4, app, 1, spawned);
+  PMIX_APP_FREE(app, 1);
+  for (int i = 0; i < 4; i++) {
+    PMIX_INFO_DESTRUCT(&job[i]);
+  }
+  if (rc != PMIX_SUCCESS) {
+    fail("the DVM did not start the job", rc);
     PMIx_tool_finalize();
     return 1;
   }
-  say("job %s %zu", job_ns, n);
-  for (size_t i = 0; i < n; i++) {
-    say("proc %u %s %d", procs[i].proc.rank, procs[i].hostname, (int)procs[i].pid);
+  rc = latch_await(&job_ready, 120);
+  if (rc != PMIX_SUCCESS) {
+    fail("the job was not held for the debugger", rc);
+    PMIx_tool_finalize();
+    return 1;
   }
-  say("procs %zu", n);
+  PMIX_LOAD_NSPACE(job_ns, spawned);
+  return serve_job(true);
+}
 
-  pthread_sigmask(SIG_UNBLOCK, &term, NULL);
-  serve();
-  if (!job_ended.done) {
-    /* Asked to end, or our JVM is gone: the job goes with us. */
-    pmix_proc_t target;
-    PMIX_LOAD_PROCID(&target, job_ns, PMIX_RANK_WILDCARD);
-    pmix_info_t kill;
-    PMIX_INFO_LOAD(&kill, PMIX_JOB_CTRL_KILL, NULL, PMIX_BOOL);
-    PMIx_Job_control(&target, 1, &kill, 1, NULL, 0);
-    latch_await(&job_ended, 10);
+/* ------------------------------------------------------------------ attach (use case I) */
+
+/* The namespaces the server knows, comma-separated; NULL when it says none. */
+static char *namespaces(pmix_status_t *rc) {
+  pmix_query_t *q;
+  PMIX_QUERY_CREATE(q, 1);
+  PMIX_ARGV_APPEND(*rc, q[0].keys, PMIX_QUERY_NAMESPACES);
+  answer_t a = {.info = NULL, .ninfo = 0};
+  latch_init(&a.latch);
+  *rc = PMIx_Query_info_nb(q, 1, answered, &a);
+  if (*rc == PMIX_SUCCESS) {
+    *rc = latch_await(&a.latch, 60);
   }
-  PMIx_tool_finalize();
-  return 0;
+  PMIX_QUERY_FREE(q, 1);
+  if (*rc != PMIX_SUCCESS || a.ninfo == 0 || a.info[0].value.type != PMIX_STRING) {
+    return NULL;
+  }
+  return strdup(a.info[0].value.data.string);
+}
+
+/*
+ * Attaches to the running job of the launcher (or DVM) whose pid is PID: the namespace NS, or
+ * the first the server knows that is not its own daemons' ("...@0").
+ */
+static int attach(pid_t pid, const char *ns) {
+  block_term();
+  pmix_status_t rc;
+  pmix_info_t init[2];
+  PMIX_INFO_LOAD(&init[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+  PMIX_INFO_LOAD(&init[1], PMIX_LAUNCHER, NULL, PMIX_BOOL);
+  rc = PMIx_tool_init(&me, init, 2);
+  if (rc != PMIX_SUCCESS) {
+    fail("cannot connect to the PMIx server of that process", rc);
+    return 1;
+  }
+  latch_init(&job_ready);
+  latch_init(&job_ended);
+  pmix_status_t lost = PMIX_ERR_LOST_CONNECTION;
+  on_event(&lost, "sdm-lost-connection", NULL, lost_launcher);
+  if (ns != NULL) {
+    PMIX_LOAD_NSPACE(job_ns, ns);
+  } else {
+    char *all = namespaces(&rc);
+    char *found = NULL;
+    for (char *n = all == NULL ? NULL : strtok(all, ","); n != NULL; n = strtok(NULL, ",")) {
+      size_t len = strlen(n);
+      if (!(len >= 2 && strcmp(n + len - 2, "@0") == 0)) {
+        found = n;
+        break;
+      }
+    }
+    if (found == NULL) {
+      fail("that launcher runs no job (its namespaces)", all == NULL ? rc : PMIX_ERR_NOT_FOUND);
+      PMIx_tool_finalize();
+      return 1;
+    }
+    PMIX_LOAD_NSPACE(job_ns, found);
+    free(all);
+  }
+  pmix_status_t end = PMIX_EVENT_JOB_END;
+  on_event(&end, "sdm-job-end", NULL, job_end);
+  say("launcher %d", (int)pid);
+  return serve_job(false);
 }
 
 /* ------------------------------------------------------------------ local (in a daemon) */
@@ -569,24 +723,48 @@ static int local(int argc, char **argv) {
   return 1;
 }
 
+/* The event lines on standard output as found, fd 1 on /dev/null for what inherits it. */
+static bool events_apart(void) {
+  int fd = dup(1);
+  int null = open("/dev/null", O_WRONLY);
+  if (fd < 0 || null < 0 || dup2(null, 1) < 0 || (events = fdopen(fd, "w")) == NULL) {
+    perror("sdm_pmix");
+    return false;
+  }
+  close(null);
+  fcntl(fd, F_SETFD, FD_CLOEXEC);
+  return true;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 4 && strcmp(argv[1], "launch") == 0
       && (strcmp(argv[2], "in-init") == 0 || strcmp(argv[2], "on-exec") == 0)) {
-    int fd = dup(1);
-    int null = open("/dev/null", O_WRONLY);
-    if (fd < 0 || null < 0 || dup2(null, 1) < 0 || (events = fdopen(fd, "w")) == NULL) {
-      perror("sdm_pmix");
+    if (!events_apart()) {
       return 1;
     }
-    close(null);
-    fcntl(fd, F_SETFD, FD_CLOEXEC);
     return launch(strcmp(argv[2], "on-exec") == 0, argc - 3, argv + 3);
   }
   if (argc >= 3 && strcmp(argv[1], "local") == 0) {
     return local(argc - 2, argv + 2);
   }
+  if (argc >= 6 && strcmp(argv[1], "direct") == 0
+      && (strcmp(argv[3], "in-init") == 0 || strcmp(argv[3], "on-exec") == 0)) {
+    if (!events_apart()) {
+      return 1;
+    }
+    return direct((pid_t)atol(argv[2]), strcmp(argv[3], "on-exec") == 0, atoi(argv[4]),
+                  argc - 5, argv + 5);
+  }
+  if ((argc == 3 || argc == 4) && strcmp(argv[1], "attach") == 0) {
+    if (!events_apart()) {
+      return 1;
+    }
+    return attach((pid_t)atol(argv[2]), argc == 4 ? argv[3] : NULL);
+  }
   fprintf(stderr,
           "usage: sdm_pmix launch in-init|on-exec LAUNCHER ARG...\n"
+          "       sdm_pmix direct PID in-init|on-exec N PROGRAM ARG...\n"
+          "       sdm_pmix attach PID [NAMESPACE]\n"
           "       sdm_pmix local COMMAND ARG...\n");
   return 2;
 }
