@@ -139,6 +139,33 @@ class SdmPmixIT {
     contains(r, "[0-3] exited with code 0");
   }
 
+  /**
+   * A program that is no PMIx client (no MPI) cannot wait in PMIx_Init: the launcher holds its
+   * ranks stopped at their exec instead, and they are debugged from their first instruction.
+   */
+  @Test
+  void aProgramThatIsNoPmixClientIsHeldAtItsExecAndStopsAtItsBreakpoint() throws Exception {
+    Sdm.Result r =
+        Sdm.runWithEnv(
+            env(),
+            "break compute\nrun\nwait 60\nbt\ncontinue\nwait 60\nquit\n",
+            "debug",
+            "--launcher",
+            prefix.resolve("bin/mpirun").toString(),
+            "--map-by",
+            ":OVERSUBSCRIBE",
+            "-n",
+            "4",
+            "--",
+            Sdm.example("ranks", true).toString());
+    assertEquals(0, r.exitCode(), r.toString());
+    contains(r, "[0-3] started by the launcher through the PMIx tool interface");
+    contains(r, "[0-3] stopped: breakpoint 1 in compute at ");
+    contains(r, "  compute at ranks.c:6  [0-3]");
+    contains(r, "[0-3] exited with code 0");
+    assertTrue(!r.out().contains("SIGSTOP"), "the hold at exec is no stop of the user's\n" + r);
+  }
+
   @Test
   void stacksOfADeadlockStartedThroughPmixNameTheCycleOfSends() throws Exception {
     Sdm.Result r = sdm("stacks", "mpi_cycle", "", "--after", "10s");

@@ -221,9 +221,37 @@ public final class GdbDebugger implements Debugger {
    * From then on it is as after {@link #attachAtExec}: {@link #load} answers what was attached,
    * {@link #run} continues it, and {@link #close} kills it rather than detach. Fails with gdb's
    * message when the process cannot be attached.
+   *
+   * <p>A process held at its exec ({@code PMIX_DEBUG_STOP_ON_EXEC}, for programs that are no PMIx
+   * clients) is stopped by job control there: that SIGSTOP means nothing under a debugger and is
+   * swallowed, and the stop is ended once gdb holds it, so that the process does not go back to it
+   * when gdb lets it go (as after {@link #attachAtExec}).
    */
   public CompletableFuture<ProgramInfo> attachHeld(long pid) {
-    return attachWhereItIs(pid);
+    boolean stoppedAtExec = stoppedByJobControl(pid);
+    CompletableFuture<ProgramInfo> attaching = attachWhereItIs(pid);
+    if (!stoppedAtExec) {
+      return attaching;
+    }
+    return attaching.thenCompose(
+        info ->
+            cliReply("handle SIGSTOP nostop noprint nopass")
+                .thenCompose(r -> cliReply("handle SIGCONT nostop noprint pass"))
+                .thenApply(
+                    r -> {
+                      Signals.resume(pid);
+                      return info;
+                    }));
+  }
+
+  /** Whether process {@code pid} is stopped by job control (state T in /proc). */
+  private static boolean stoppedByJobControl(long pid) {
+    try {
+      String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      return stat.substring(stat.lastIndexOf(')') + 1).strip().startsWith("T");
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   private CompletableFuture<ProgramInfo> attachWhereItIs(long pid) {
