@@ -91,21 +91,28 @@ final class Sdm {
 
   /**
    * How a test runs an MPI job: the MPI the program is built with ({@code openmpi} or {@code
-   * mpich}) and the launcher named on sdm's command line, spelled {@code mpirun}, {@code srun}
-   * (Open MPI), {@code mpich:mpirun} or {@code mpich:srun}. Under MPICH, {@code mpirun} is MPICH's
-   * as for a user whose {@code mpirun} and {@code mpicc} are MPICH's: a directory of links to
-   * MPICH's (and hydra's proxy, which hydra finds next to the mpiexec it was started as) comes
-   * first on the PATH; srun runs MPICH's ranks through Slurm's PMI-2 plugin ({@code --mpi=pmi2}).
+   * mpich}, or {@code openmpi5}) and the launcher named on sdm's command line, spelled {@code
+   * mpirun}, {@code srun} (Open MPI), {@code mpich:mpirun}, {@code mpich:srun} or {@code
+   * openmpi5:mpirun} (Open MPI 5's, by its path). Under MPICH, {@code mpirun} is MPICH's as for a
+   * user whose {@code mpirun} and {@code mpicc} are MPICH's: a directory of links to MPICH's (and
+   * hydra's proxy, which hydra finds next to the mpiexec it was started as) comes first on the
+   * PATH; srun runs MPICH's ranks through Slurm's PMI-2 plugin ({@code --mpi=pmi2}).
    */
   record Mpi(String family, String launcher) {
     static Mpi of(String spec) {
-      return spec.startsWith("mpich:")
-          ? new Mpi("mpich", spec.substring("mpich:".length()))
-          : new Mpi("openmpi", spec);
+      int colon = spec.indexOf(':');
+      return colon < 0
+          ? new Mpi("openmpi", spec)
+          : new Mpi(spec.substring(0, colon), spec.substring(colon + 1));
     }
 
     boolean mpich() {
       return family.equals("mpich");
+    }
+
+    /** Open MPI 5 (the one dev/test builds into a cache), whose mpirun is PRRTE's. */
+    boolean openMpi5() {
+      return family.equals("openmpi5");
     }
 
     /** Skips the test unless this MPI and launcher can start a job here. */
@@ -113,11 +120,32 @@ final class Sdm {
       if (mpich()) {
         assumeMpich();
       }
+      if (openMpi5()) {
+        assumeTrue(
+            System.getenv("SDM_OPENMPI5") != null,
+            "no Open MPI 5 ($SDM_OPENMPI5: dev/test builds it once with dev/lib/openmpi5.sh)");
+        return;
+      }
       assumeLauncher(launcher);
     }
 
-    /** The environment sdm runs in: MPICH's commands first on the PATH under MPICH. */
+    /** The launcher as sdm's --launcher names it: Open MPI 5's by its path. */
+    String command() {
+      return openMpi5()
+          ? Path.of(System.getenv("SDM_OPENMPI5"), "bin", launcher).toString()
+          : launcher;
+    }
+
+    /**
+     * The environment sdm runs in: MPICH's commands first on the PATH under MPICH; as root, Open
+     * MPI 5's launcher's consent.
+     */
     Map<String, String> env() {
+      if (openMpi5()) {
+        return "root".equals(System.getProperty("user.name"))
+            ? Map.of("PRTE_ALLOW_RUN_AS_ROOT", "1", "PRTE_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            : Map.of();
+      }
       return mpich() ? Map.of("PATH", mpichFirst() + ":" + System.getenv("PATH")) : Map.of();
     }
 
@@ -128,6 +156,10 @@ final class Sdm {
 
     /** The MPI example {@code name} built with this MPI's mpicc. */
     Path example(String name) {
+      if (openMpi5()) {
+        return mpiExample(
+            name, Path.of(System.getenv("SDM_OPENMPI5"), "bin", "mpicc").toString(), "openmpi5");
+      }
       return mpich() ? mpiExample(name, "mpicc.mpich", "mpich") : mpiExample(name);
     }
   }

@@ -58,7 +58,7 @@ class SdmNodesIT {
    */
   private static List<String> launch(String command, String launcher) throws IOException {
     List<String> args =
-        new ArrayList<>(List.of(command, "--launcher", Sdm.Mpi.of(launcher).launcher()));
+        new ArrayList<>(List.of(command, "--launcher", Sdm.Mpi.of(launcher).command()));
     args.addAll(twoRanksPerNode(launcher, 4));
     args.add("--");
     return args;
@@ -80,7 +80,18 @@ class SdmNodesIT {
       List<String> hosts =
           Files.readAllLines(Path.of(System.getenv("SDM_NODES_HOSTFILE"))).subList(0, nodes);
       String rsh = System.getenv("SDM_NODES_RSH");
-      if (mpi.mpich()) {
+      if (mpi.openMpi5()) {
+        // PRRTE's: its own remote shell parameter; its hostfile as Open MPI's.
+        options.addAll(
+            List.of(
+                "--hostfile",
+                hostfile("openmpi-" + nodes, hosts.stream()).toString(),
+                "--prtemca",
+                "plm_ssh_agent",
+                rsh,
+                "--map-by",
+                "ppr:2:node"));
+      } else if (mpi.mpich()) {
         Path hostfile =
             hostfile("hydra-" + nodes, hosts.stream().map(h -> h.split("\\s+")[0] + ":16"));
         options.addAll(
@@ -141,11 +152,12 @@ class SdmNodesIT {
 
   /**
    * Under each launcher, of each MPI, as its user starts it across nodes (for MPICH's hydra: its
-   * own hostfile and remote shell), each node's ranks are debugged by that node's one agent, and
-   * the wrong contribution is found.
+   * own hostfile and remote shell; for Open MPI 5, through the PMIx tool interface, the agents
+   * spawned by PRRTE as debugger daemons), each node's ranks are debugged by that node's one agent,
+   * and the wrong contribution is found.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"srun", "mpirun", "mpich:mpirun", "mpich:srun"})
+  @ValueSource(strings = {"srun", "mpirun", "mpich:mpirun", "mpich:srun", "openmpi5:mpirun"})
   void eachNodeHasOneAgentWhoseGdbDebugsThatNodesRanks(String launcher) throws Exception {
     Sdm.Result r =
         debug(

@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <pmix_tool.h>
@@ -411,6 +412,25 @@ static void on_term(int sig) { (void)sig; }
 
 static sigset_t term;
 
+/*
+ * Waits at most SECONDS for this helper's children to end: the launcher it started ends its
+ * daemons on the job's nodes, and they clean their session directories up, only when it is left
+ * to end on its own; a helper that exits first has it killed with it.
+ */
+static void await_children(int seconds) {
+  for (int i = 0; i < 10 * seconds; i++) {
+    int status;
+    pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid < 0 && errno == ECHILD) {
+      return;
+    }
+    if (pid == 0) {
+      struct timespec tenth = {0, 100000000};
+      nanosleep(&tenth, NULL);
+    }
+  }
+}
+
 /* Before PMIx starts its threads: they start with SIGTERM blocked. */
 static void block_term(void) {
   sigemptyset(&term);
@@ -456,6 +476,7 @@ static int serve_job(bool kill) {
     latch_await(&job_ended, 10);
   }
   PMIx_tool_finalize();
+  await_children(8);
   return 0;
 }
 
