@@ -213,12 +213,13 @@ class SdmPmixIT {
   }
 
   /**
-   * A PRRTE DVM the user started ({@code prte}, in a temporary directory of its own), and a job sdm
-   * starts in it through its PMIx server (use case II): the wrong contribution is found, and the
-   * DVM goes on serving after the session.
+   * A PRRTE DVM the user started ({@code prte}, in a temporary directory of its own), and jobs sdm
+   * starts in it through its PMIx server (use case II): the wrong contribution is found; the DVM
+   * serves on after the session, and the stacks of a deadlock started next name its cycle (that
+   * second job's start heard the first's end, and took it for its own once).
    */
   @Test
-  void aJobStartedInARunningDvmIsHeldAttachedAndDebugged() throws Exception {
+  void jobsStartedInARunningDvmAreHeldAttachedAndDebugged() throws Exception {
     Path tmp = Files.createTempDirectory("sdm-pmix-it-dvm");
     Map<String, String> env = env();
     env.put("PRTE_MCA_prte_tmpdir_base", tmp.toString());
@@ -249,6 +250,22 @@ class SdmPmixIT {
       contains(r, "[0-3] started by the launcher through the PMIx tool interface");
       contains(r, "[2] mine = -3");
       assertTrue(dvm.isAlive(), "the DVM ended with the session");
+      // The DVM serves on: the next job in it, a deadlock, with its wait-for graph.
+      Sdm.Result stacks =
+          Sdm.runWithEnv(
+              env,
+              "",
+              "stacks",
+              "--dvm",
+              Long.toString(dvm.pid()),
+              "-n",
+              "4",
+              "--after",
+              "10s",
+              "--",
+              example("mpi_cycle").toString());
+      assertEquals(0, stacks.exitCode(), stacks.toString());
+      contains(stacks, "deadlock: 0 -> 1 -> 2 -> 0, MPI_Send to the next rank, tag 7");
     } finally {
       ProcessBuilder end =
           new ProcessBuilder(

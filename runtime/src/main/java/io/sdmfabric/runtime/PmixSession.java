@@ -111,18 +111,8 @@ public final class PmixSession extends DistributedSession {
     List<String> launch = new ArrayList<>();
     launch.add(spec.launcher().command());
     launch.addAll(spec.launcherOptions());
-    mpiWaitLibrary(spec, err)
-        .ifPresent(
-            library ->
-                launch.addAll(
-                    List.of(
-                        "-x",
-                        "LD_PRELOAD="
-                            + library
-                            + Optional.ofNullable(System.getenv("LD_PRELOAD"))
-                                .filter(p -> !p.isEmpty())
-                                .map(p -> ":" + p)
-                                .orElse(""))));
+    preloadOf(mpiWaitLibrary(spec.launcher().command(), spec.program(), err))
+        .ifPresent(preload -> launch.addAll(List.of("-x", "LD_PRELOAD=" + preload)));
     launch.addAll(List.of("-n", Integer.toString(spec.size()), spec.program()));
     launch.addAll(spec.args());
     How how =
@@ -162,7 +152,16 @@ public final class PmixSession extends DistributedSession {
         new How(
             server,
             tool,
-            PmixTool.direct(tool, dvm, !PmixTool.isPmixClient(program), size, program, args),
+            PmixTool.direct(
+                tool,
+                dvm,
+                !PmixTool.isPmixClient(program),
+                size,
+                preloadOf(mpiWaitLibrary(server, program, err))
+                    .map(p -> Map.of("LD_PRELOAD", p))
+                    .orElse(Map.of()),
+                program,
+                args),
             true,
             false,
             program,
@@ -205,18 +204,29 @@ public final class PmixSession extends DistributedSession {
    * LD_PRELOAD}), as the rank shim preloads it on the other path: built with the mpicc beside the
    * launcher (the job's MPI), else the program's; none, said once, when it cannot be built.
    */
-  private static Optional<String> mpiWaitLibrary(LaunchedSession.Spec spec, PrintStream err) {
+  private static Optional<String> mpiWaitLibrary(String launcher, String program, PrintStream err) {
     try {
-      Optional<Path> mpicc = PmixTool.mpiccBeside(spec.launcher().command());
+      Optional<Path> mpicc = PmixTool.mpiccBeside(launcher);
       return Optional.of(
           (mpicc.isPresent()
                   ? MpiWaitLibrary.buildWith(mpicc.get())
-                  : MpiWaitLibrary.build(spec.program()))
+                  : MpiWaitLibrary.build(program))
               .toString());
     } catch (IOException e) {
       err.println("sdm: no MPI wait-for graph (waits) for this job: " + e.getMessage());
       return Optional.empty();
     }
+  }
+
+  /** The ranks' LD_PRELOAD with {@code library} first, before the user's own. */
+  private static Optional<String> preloadOf(Optional<String> library) {
+    return library.map(
+        l ->
+            l
+                + Optional.ofNullable(System.getenv("LD_PRELOAD"))
+                    .filter(p -> !p.isEmpty())
+                    .map(p -> ":" + p)
+                    .orElse(""));
   }
 
   private static void sharedHome(DistributedMaster.KeyPassing keys) throws IOException {

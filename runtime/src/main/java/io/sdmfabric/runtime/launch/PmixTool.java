@@ -102,10 +102,17 @@ public final class PmixTool {
 
   /**
    * The helper's command line that spawns {@code size} ranks of {@code program} into the running
-   * DVM {@code dvm} (a pid), held in PMIx_Init, or at exec ({@code onExec}).
+   * DVM {@code dvm} (a pid), held in PMIx_Init, or at exec ({@code onExec}), with {@code env} set
+   * in their environment.
    */
   public static List<String> direct(
-      Path helper, long dvm, boolean onExec, int size, String program, List<String> args) {
+      Path helper,
+      long dvm,
+      boolean onExec,
+      int size,
+      Map<String, String> env,
+      String program,
+      List<String> args) {
     List<String> c =
         new ArrayList<>(
             List.of(
@@ -113,8 +120,9 @@ public final class PmixTool {
                 "direct",
                 Long.toString(dvm),
                 onExec ? "on-exec" : "in-init",
-                Integer.toString(size),
-                program));
+                Integer.toString(size)));
+    env.forEach((name, value) -> c.addAll(List.of("--env", name + "=" + value)));
+    c.add(program);
     c.addAll(args);
     return c;
   }

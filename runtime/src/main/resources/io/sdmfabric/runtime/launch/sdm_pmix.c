@@ -25,9 +25,10 @@
  *       release                  release the held ranks (PMIX_DEBUGGER_RELEASE)
  *       end                      end the job and exit
  *
- *   sdm_pmix direct PID in-init|on-exec N PROGRAM ARG...    (use case II, direct launch)
- *     Connects to the PMIx server of the running PRRTE DVM (prte) whose pid is PID and spawns N
- *     ranks of PROGRAM there, held; says "launcher PID", then as "launch" from "job" on.
+ *   sdm_pmix direct PID in-init|on-exec N [--env NAME=VALUE]... PROGRAM ARG...
+ *     (use case II, direct launch) Connects to the PMIx server of the running PRRTE DVM (prte)
+ *     whose pid is PID and spawns N ranks of PROGRAM there, held, with the variables given set in
+ *     their environment; says "launcher PID", then as "launch" from "job" on.
  *
  *   sdm_pmix attach PID [NAMESPACE]    (use case I, attach)
  *     Connects to the PMIx server of the launcher (or PRRTE DVM) whose pid is PID, takes its job
@@ -190,6 +191,34 @@ static pmix_nspace_t job_ns;
 static latch_t job_ready;
 static latch_t job_ended;
 
+/*
+ * The jobs said ready for the debugger, and the one this helper waits for: none named, the first
+ * (a launcher this helper started runs one job); named (a job spawned into a DVM, whose other jobs
+ * may be ready too, and whose READY_FOR_DEBUG can come before PMIx_Spawn returns), that one.
+ */
+static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
+static pmix_nspace_t ready_seen[32];
+static int ready_count;
+static pmix_nspace_t expected;
+
+/* JOB is ready: it is the job when it is the one expected, or any is. Under ready_lock. */
+static void ready(const char *job) {
+  if (!job_ready.done && (expected[0] == '\0' || strncmp(job, expected, PMIX_MAX_NSLEN) == 0)) {
+    PMIX_LOAD_NSPACE(job_ns, job);
+    latch_open(&job_ready, PMIX_SUCCESS);
+  }
+}
+
+/* The job this helper waits for is NS, which may have been said ready already. */
+static void expect(const char *ns) {
+  pthread_mutex_lock(&ready_lock);
+  PMIX_LOAD_NSPACE(expected, ns);
+  for (int i = 0; i < ready_count; i++) {
+    ready(ready_seen[i]);
+  }
+  pthread_mutex_unlock(&ready_lock);
+}
+
 static void ready_for_debug(size_t id, pmix_status_t status, const pmix_proc_t *source,
                             pmix_info_t info[], size_t ninfo, pmix_info_t results[],
                             size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
@@ -201,9 +230,13 @@ static void ready_for_debug(size_t id, pmix_status_t status, const pmix_proc_t *
       ns = info[n].value.data.string;
     }
   }
-  if (ns != NULL && !job_ready.done) {
-    PMIX_LOAD_NSPACE(job_ns, ns);
-    latch_open(&job_ready, PMIX_SUCCESS);
+  if (ns != NULL) {
+    pthread_mutex_lock(&ready_lock);
+    if (ready_count < 32) {
+      PMIX_LOAD_NSPACE(ready_seen[ready_count++], ns);
+    }
+    ready(ns);
+    pthread_mutex_unlock(&ready_lock);
   }
   done_with_event(cbfunc, cbdata);
 }
@@ -216,7 +249,9 @@ static void job_end(size_t id, pmix_status_t status, const pmix_proc_t *source,
   int term = 0;
   for (size_t n = 0; n < ninfo; n++) {
     if (PMIX_CHECK_KEY(&info[n], PMIX_EVENT_AFFECTED_PROC) && info[n].value.type == PMIX_PROC) {
-      ours = PMIX_CHECK_NSPACE(info[n].value.data.proc->nspace, job_ns);
+      /* The handler also hears of jobs that ended before (a DVM's earlier ones), and an empty
+       * namespace matches every one: only the job once known is ours. */
+      ours = job_ns[0] != '\0' && PMIX_CHECK_NSPACE(info[n].value.data.proc->nspace, job_ns);
     } else if (PMIX_CHECK_KEY(&info[n], PMIX_JOB_TERM_STATUS)) {
       term = info[n].value.data.status;
     }
@@ -575,7 +610,7 @@ static int launch(bool on_exec, int argc, char **argv) {
 /*
  * Spawns N ranks of ARGV into the running DVM (prte) whose pid is PID, held for the debugger.
  */
-static int direct(pid_t pid, bool on_exec, int n, int argc, char **argv) {
+static int direct(pid_t pid, bool on_exec, int n, char **env, int argc, char **argv) {
   block_term();
   pmix_status_t rc;
   pmix_info_t init[2];
@@ -608,6 +643,9 @@ static int direct(pid_t pid, bool on_exec, int n, int argc, char **argv) {
     app[0].cwd = strdup(cwd);
   }
   app[0].maxprocs = n;
+  for (int i = 0; env != NULL && env[i] != NULL; i++) {
+    PMIX_ARGV_APPEND(rc, app[0].env, env[i]);
+  }
   pmix_info_t job[4];
   PMIX_INFO_LOAD(&job[0], on_exec ? PMIX_DEBUG_STOP_ON_EXEC : PMIX_DEBUG_STOP_IN_INIT, NULL,
                  PMIX_BOOL);
@@ -625,13 +663,13 @@ static int direct(pid_t pid, bool on_exec, int n, int argc, char **argv) {
     PMIx_tool_finalize();
     return 1;
   }
+  expect(spawned);
   rc = latch_await(&job_ready, 120);
   if (rc != PMIX_SUCCESS) {
     fail("the job was not held for the debugger", rc);
     PMIx_tool_finalize();
     return 1;
   }
-  PMIX_LOAD_NSPACE(job_ns, spawned);
   return serve_job(true);
 }
 
@@ -773,8 +811,15 @@ int main(int argc, char **argv) {
     if (!events_apart()) {
       return 1;
     }
-    return direct((pid_t)atol(argv[2]), strcmp(argv[3], "on-exec") == 0, atoi(argv[4]),
-                  argc - 5, argv + 5);
+    /* The --env NAME=VALUE pairs, gathered into a NULL-terminated list of NAME=VALUE. */
+    char **env = calloc(argc, sizeof(char *));
+    int first = 5, count = 0;
+    while (first + 2 < argc && strcmp(argv[first], "--env") == 0) {
+      env[count++] = argv[first + 1];
+      first += 2;
+    }
+    return direct((pid_t)atol(argv[2]), strcmp(argv[3], "on-exec") == 0, atoi(argv[4]), env,
+                  argc - first, argv + first);
   }
   if ((argc == 3 || argc == 4) && strcmp(argv[1], "attach") == 0) {
     if (!events_apart()) {
@@ -784,7 +829,7 @@ int main(int argc, char **argv) {
   }
   fprintf(stderr,
           "usage: sdm_pmix launch in-init|on-exec LAUNCHER ARG...\n"
-          "       sdm_pmix direct PID in-init|on-exec N PROGRAM ARG...\n"
+          "       sdm_pmix direct PID in-init|on-exec N [--env NAME=VALUE]... PROGRAM ARG...\n"
           "       sdm_pmix attach PID [NAMESPACE]\n"
           "       sdm_pmix local COMMAND ARG...\n");
   return 2;
