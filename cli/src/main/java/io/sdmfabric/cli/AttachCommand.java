@@ -44,10 +44,11 @@ final class AttachCommand implements Callable<Integer> {
 
   @Option(
       names = "--pmix",
-      paramLabel = "PID[:NAMESPACE]",
+      paramLabel = "PID[:NAMESPACE]|URI[#NAMESPACE]",
       description =
           "attach through the PMIx tool interface to the job of the launcher (Open MPI 5's"
-              + " mpirun, PRRTE's prterun or prte) whose pid is PID: its first job, or NAMESPACE")
+              + " mpirun, PRRTE's prterun or prte) whose pid is PID, or of the PMIx server at URI"
+              + " (a DVM's, as prte --report-uri says it): its first job, or NAMESPACE")
   String pmix;
 
   @Option(

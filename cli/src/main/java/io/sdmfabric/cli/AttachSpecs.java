@@ -44,7 +44,8 @@ final class AttachSpecs {
 
   /**
    * The attach through PMIx of {@code pmix}: {@code PID[:NAMESPACE]}, the launcher's pid and the
-   * job's PMIx namespace if it runs several.
+   * job's PMIx namespace if it runs several; or {@code URI[#NAMESPACE]}, a PMIx server's URI (a
+   * DVM's, with "://" in it).
    *
    * @throws IllegalArgumentException when it does not parse
    */
@@ -54,22 +55,19 @@ final class AttachSpecs {
       GdbSharingOptions gdbs,
       FabricConfig config,
       PrintStream err) {
-    int colon = pmix.indexOf(':');
-    long pid;
-    try {
-      pid = Long.parseLong(colon < 0 ? pmix : pmix.substring(0, colon));
-    } catch (NumberFormatException e) {
-      pid = 0;
-    }
-    if (pid <= 0 || colon == pmix.length() - 1) {
+    boolean uri = pmix.contains("://");
+    int at = uri ? pmix.lastIndexOf('#') : pmix.indexOf(':');
+    String server = at < 0 ? pmix : pmix.substring(0, at);
+    boolean pid = server.matches("[1-9][0-9]{0,9}");
+    if ((!uri && !pid) || at == pmix.length() - 1) {
       throw new IllegalArgumentException(
-          "--pmix needs the launcher's pid, and its job's namespace if it runs several:"
-              + " PID[:NAMESPACE], not "
+          "--pmix needs the launcher's pid or a PMIx server's URI, and its job's namespace if it"
+              + " runs several: PID[:NAMESPACE] or URI[#NAMESPACE], not "
               + pmix);
     }
     return new PmixSession.AttachSpec(
-        pid,
-        colon < 0 ? Optional.empty() : Optional.of(pmix.substring(colon + 1)),
+        server,
+        at < 0 ? Optional.empty() : Optional.of(pmix.substring(at + 1)),
         new PmixSession.Wiring(
             distributed.transport(err),
             distributed.address,

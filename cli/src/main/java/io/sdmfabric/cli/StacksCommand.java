@@ -79,7 +79,7 @@ final class StacksCommand implements Callable<Integer> {
 
   @Option(
       names = "--pmix",
-      paramLabel = "PID[:NAMESPACE]",
+      paramLabel = "PID[:NAMESPACE]|URI[#NAMESPACE]",
       description =
           "sample the running job of the launcher (Open MPI 5's mpirun, PRRTE's) whose pid is PID,"
               + " through the PMIx tool interface")

@@ -17,20 +17,25 @@ class AttachSpecsTest {
   }
 
   @Test
-  void pmixTakesTheLaunchersPidAndTheJobsNamespaceWhenGiven() {
-    assertEquals(4700, pmix("4700").launcher());
+  void pmixTakesTheLaunchersPidOrAServersUriAndTheJobsNamespaceWhenGiven() {
+    assertEquals("4700", pmix("4700").server());
     assertEquals(Optional.empty(), pmix("4700").namespace());
     assertEquals(Optional.of("prterun-vm-4700@1"), pmix("4700:prterun-vm-4700@1").namespace());
+    String uri = "prte-vm-31034@0.0;tcp4://127.0.0.1:41379";
+    assertEquals(uri, pmix(uri).server());
+    assertEquals(Optional.empty(), pmix(uri).namespace());
+    assertEquals(uri, pmix(uri + "#prte-vm-31034@2").server());
+    assertEquals(Optional.of("prte-vm-31034@2"), pmix(uri + "#prte-vm-31034@2").namespace());
   }
 
   @Test
   void pmixWithoutAPidIsRefusedSayingWhatItNeeds() {
-    for (String bad : new String[] {"", "mpirun", "-3", "0", "4700:"}) {
+    for (String bad : new String[] {"", "mpirun", "-3", "0", "4700:", "tcp4://h:1#"}) {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> pmix(bad), bad);
       assertEquals(
-          "--pmix needs the launcher's pid, and its job's namespace if it runs several:"
-              + " PID[:NAMESPACE], not "
+          "--pmix needs the launcher's pid or a PMIx server's URI, and its job's namespace if it"
+              + " runs several: PID[:NAMESPACE] or URI[#NAMESPACE], not "
               + bad,
           e.getMessage());
     }

@@ -216,7 +216,8 @@ class SdmPmixIT {
    * A PRRTE DVM the user started ({@code prte}, in a temporary directory of its own), and jobs sdm
    * starts in it through its PMIx server (use case II): the wrong contribution is found; the DVM
    * serves on after the session, and the stacks of a deadlock started next name its cycle (that
-   * second job's start heard the first's end, and took it for its own once).
+   * second job's start heard the first's end, and took it for its own once); a job started in it
+   * without sdm is attached by the DVM's URI and left to finish.
    */
   @Test
   void jobsStartedInARunningDvmAreHeldAttachedAndDebugged() throws Exception {
@@ -226,7 +227,9 @@ class SdmPmixIT {
     env.put("PMIX_SERVER_TMPDIR", tmp.toString());
     env.put("PMIX_SYSTEM_TMPDIR", tmp.toString());
     env.put("PRTE_MCA_rmaps_default_mapping_policy", ":oversubscribe");
-    ProcessBuilder b = new ProcessBuilder(prefix.resolve("bin/prte").toString());
+    Path uri = tmp.resolve("dvm.uri");
+    ProcessBuilder b =
+        new ProcessBuilder(prefix.resolve("bin/prte").toString(), "--report-uri", uri.toString());
     b.environment().putAll(env);
     Process dvm = b.redirectErrorStream(true).start();
     try {
@@ -266,6 +269,45 @@ class SdmPmixIT {
               example("mpi_cycle").toString());
       assertEquals(0, stacks.exitCode(), stacks.toString());
       contains(stacks, "deadlock: 0 -> 1 -> 2 -> 0, MPI_Send to the next rank, tag 7");
+      // A job started in it without sdm (prun), attached by the DVM's URI, left to finish.
+      ProcessBuilder prun =
+          new ProcessBuilder(
+                  prefix.resolve("bin/prun").toString(),
+                  "--pid",
+                  Long.toString(dvm.pid()),
+                  "-n",
+                  "4",
+                  example("mpi_iterate").toString(),
+                  "600")
+              .redirectErrorStream(true);
+      prun.environment().putAll(env);
+      Process job = prun.start();
+      try {
+        java.io.BufferedReader jobSaid =
+            new java.io.BufferedReader(
+                new java.io.InputStreamReader(
+                    job.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(jobSaid.readLine().startsWith("iterating"), "the job did not start");
+        // As for a user of the DVM, its prte is on the PATH: sdm speaks that PMIx to a URI.
+        Map<String, String> withPrte = new HashMap<>(env);
+        withPrte.put("PATH", prefix.resolve("bin") + ":" + System.getenv("PATH"));
+        Sdm.Result attach =
+            Sdm.runWithEnv(
+                withPrte,
+                "bt\nquit\n",
+                "attach",
+                "--batch",
+                "--pmix",
+                Files.readString(uri).strip());
+        assertEquals(0, attach.exitCode(), attach.toString());
+        contains(attach, "[0-3] attached to running processes");
+        contains(attach, "main at mpi_iterate.c:43  [0-3]");
+        assertTrue(
+            jobSaid.readLine().startsWith("total = "), "the job did not finish after the detach");
+        assertTrue(job.waitFor(90, java.util.concurrent.TimeUnit.SECONDS));
+      } finally {
+        job.destroyForcibly();
+      }
     } finally {
       ProcessBuilder end =
           new ProcessBuilder(
@@ -309,78 +351,124 @@ class SdmPmixIT {
   }
 
   /**
-   * A job of Open MPI 5 started without sdm (in a private temporary directory of its own, as the
-   * test bed keeps PRRTE out of the shared /tmp), attached through its launcher's PMIx server by
-   * the launcher's pid: every rank shows in its loop, and after quit the job finishes normally.
+   * A job of Open MPI 5 started without sdm, in a private temporary directory of its own (as the
+   * test bed keeps PRRTE out of the shared /tmp), running until a line of its starts with {@code
+   * ready}; closing it ends whatever is left of it.
+   */
+  private static final class RunningJob implements AutoCloseable {
+    final Path tmp = Files.createTempDirectory("sdm-pmix-it-job");
+    final Map<String, String> env = env();
+    final StringBuffer said = new StringBuffer();
+    final Process launcher;
+
+    RunningJob(String example, String ready, String... args) throws Exception {
+      env.put("PRTE_MCA_prte_tmpdir_base", tmp.toString());
+      env.put("PMIX_SERVER_TMPDIR", tmp.toString());
+      env.put("PMIX_SYSTEM_TMPDIR", tmp.toString());
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  prefix.resolve("bin/mpirun").toString(),
+                  "--map-by",
+                  ":OVERSUBSCRIBE",
+                  "-n",
+                  "4",
+                  example(example).toString()));
+      command.addAll(List.of(args));
+      ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
+      b.environment().putAll(env);
+      launcher = b.start();
+      java.util.concurrent.CompletableFuture<Void> started =
+          new java.util.concurrent.CompletableFuture<>();
+      Thread reader =
+          new Thread(
+              () -> {
+                try (java.io.BufferedReader lines =
+                    new java.io.BufferedReader(
+                        new java.io.InputStreamReader(
+                            launcher.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                  for (String l = lines.readLine(); l != null; l = lines.readLine()) {
+                    said.append(l).append('\n');
+                    if (l.startsWith(ready)) {
+                      started.complete(null);
+                    }
+                  }
+                } catch (java.io.IOException e) {
+                  // The launcher is gone.
+                }
+              });
+      reader.setDaemon(true);
+      reader.start();
+      try {
+        started.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        close();
+        throw new AssertionError("the job did not start:\n" + said);
+      }
+    }
+
+    /** sdm with {@code args} and {@code input}, in the job's environment. */
+    Sdm.Result sdm(String input, String... args) throws Exception {
+      return Sdm.runWithEnv(env, input, args);
+    }
+
+    String pid() {
+      return Long.toString(launcher.pid());
+    }
+
+    @Override
+    public void close() throws Exception {
+      launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+      launcher.destroyForcibly();
+      launcher.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+      try (Stream<Path> all = Files.walk(tmp)) {
+        all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  /**
+   * A running job of Open MPI 5, attached through its launcher's PMIx server by the launcher's pid:
+   * every rank shows in its loop, and after quit the job finishes normally.
    */
   @Test
   void aRunningJobIsAttachedThroughItsLaunchersPmixServerAndAfterQuitFinishesNormally()
       throws Exception {
-    Path program = example("mpi_iterate");
-    Path tmp = Files.createTempDirectory("sdm-pmix-it-job");
-    Map<String, String> env = env();
-    env.put("PRTE_MCA_prte_tmpdir_base", tmp.toString());
-    env.put("PMIX_SERVER_TMPDIR", tmp.toString());
-    env.put("PMIX_SYSTEM_TMPDIR", tmp.toString());
-    ProcessBuilder b =
-        new ProcessBuilder(
-                prefix.resolve("bin/mpirun").toString(),
-                "--map-by",
-                ":OVERSUBSCRIBE",
-                "-n",
-                "4",
-                program.toString(),
-                "600")
-            .redirectErrorStream(true);
-    b.environment().putAll(env);
-    Process job = b.start();
-    StringBuffer said = new StringBuffer();
-    java.util.concurrent.CompletableFuture<Void> iterating =
-        new java.util.concurrent.CompletableFuture<>();
-    Thread reader =
-        new Thread(
-            () -> {
-              try (java.io.BufferedReader lines =
-                  new java.io.BufferedReader(
-                      new java.io.InputStreamReader(
-                          job.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
-                for (String l = lines.readLine(); l != null; l = lines.readLine()) {
-                  said.append(l).append('\n');
-                  if (l.startsWith("iterating")) {
-                    iterating.complete(null);
-                  }
-                }
-              } catch (java.io.IOException e) {
-                // The launcher is gone.
-              }
-            });
-    reader.setDaemon(true);
-    reader.start();
-    try {
-      iterating.get(60, java.util.concurrent.TimeUnit.SECONDS);
-      Sdm.Result r =
-          Sdm.runWithEnv(
-              env, "bt\nprocs\nquit\n", "attach", "--batch", "--pmix", Long.toString(job.pid()));
+    try (RunningJob job = new RunningJob("mpi_iterate", "iterating", "600")) {
+      Sdm.Result r = job.sdm("bt\nprocs\nquit\n", "attach", "--batch", "--pmix", job.pid());
       assertEquals(0, r.exitCode(), r.toString());
       contains(r, "[0-3] attached to running processes");
       contains(r, "(attached to running processes)");
       contains(r, "main at mpi_iterate.c:43  [0-3]");
       contains(r, "  iterate at mpi_iterate.c:");
       assertTrue(
-          job.waitFor(3, java.util.concurrent.TimeUnit.MINUTES), "the job did not end:\n" + said);
-      assertEquals(0, job.exitValue(), said.toString());
+          job.launcher.waitFor(3, java.util.concurrent.TimeUnit.MINUTES),
+          "the job did not end:\n" + job.said);
+      assertEquals(0, job.launcher.exitValue(), job.said.toString());
       long n = 600;
       long expected = n * 4 * 3 / 2 + 4 * n * (n - 1) / 2;
       assertTrue(
-          said.toString().contains("total = " + expected + ", expected " + expected),
-          said.toString());
-    } finally {
-      job.descendants().forEach(ProcessHandle::destroyForcibly);
-      job.destroyForcibly();
-      job.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
-      try (Stream<Path> all = Files.walk(tmp)) {
-        all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+          job.said.toString().contains("total = " + expected + ", expected " + expected),
+          job.said.toString());
+    }
+  }
+
+  /**
+   * The stacks of a hanging job of Open MPI 5, sampled three times through its launcher's PMIx
+   * server: every place stuck, and the job left as it was, hanging.
+   */
+  @Test
+  void stacksOfAHangingJobSampledThroughItsLaunchersPmixServerAreStuckAndItRunsOn()
+      throws Exception {
+    try (RunningJob job = new RunningJob("mpi_deadlock", "rank")) {
+      Sdm.Result r =
+          job.sdm("", "stacks", "--samples", "3", "--interval", "300ms", "--pmix", job.pid());
+      assertEquals(0, r.exitCode(), r.toString());
+      contains(r, "exchange at mpi_deadlock.c:8  [0,1]");
+      contains(r, "wait_for_all at mpi_deadlock.c:12  [2,3]");
+      contains(r, "stuck in 3 samples");
+      assertTrue(!r.out().contains("progressing"), r.toString());
+      assertTrue(job.launcher.isAlive(), "the job ended:\n" + job.said);
     }
   }
 }

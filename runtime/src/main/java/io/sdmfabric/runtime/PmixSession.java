@@ -62,10 +62,16 @@ public final class PmixSession extends DistributedSession {
   /**
    * What to attach to and how.
    *
-   * @param launcher the pid of the launcher (or PRRTE DVM) whose PMIx server runs the job
+   * @param server the PMIx server that runs the job: the pid of its launcher (or PRRTE DVM), or its
+   *     URI (a PMIx server URI, with "://" in it)
    * @param namespace the job's PMIx namespace; empty: the first job the server runs
    */
-  public record AttachSpec(long launcher, Optional<String> namespace, Wiring wiring) {}
+  public record AttachSpec(String server, Optional<String> namespace, Wiring wiring) {
+    /** Whether the server is named by its URI, not by its launcher's pid. */
+    boolean byUri() {
+      return server.contains("://");
+    }
+  }
 
   /**
    * What the session does: the helper's command line; whether the job is the session's (launched:
@@ -189,9 +195,21 @@ public final class PmixSession extends DistributedSession {
    */
   public static PmixSession attach(AttachSpec spec, PrintStream err) throws IOException {
     sharedHome(spec.wiring().keys());
-    String launcher = executableOf(spec.launcher());
-    Path tool = PmixTool.helperFor(launcher);
-    List<String> attach = PmixTool.attach(tool, spec.launcher(), spec.namespace());
+    // The PMIx to speak to it: its launcher's; for a URI, that of the prte on the PATH.
+    String launcher = spec.byUri() ? "prte" : executableOf(Long.parseLong(spec.server()));
+    Path tool;
+    try {
+      tool = PmixTool.helperFor(launcher);
+    } catch (IOException e) {
+      if (!spec.byUri()) {
+        throw e;
+      }
+      throw new IOException(
+          "to reach a PMIx server by its URI, sdm speaks the PMIx of the prte on the PATH: "
+              + e.getMessage(),
+          e);
+    }
+    List<String> attach = PmixTool.attach(tool, spec.server(), spec.namespace());
     int size = PmixTool.jobSize(attach);
     How how = new How(launcher, tool, attach, false, false, "", spec.wiring());
     PmixSession s = new PmixSession(how, size, err);
@@ -200,9 +218,10 @@ public final class PmixSession extends DistributedSession {
   }
 
   /**
-   * sdm's MPI wait-records library for the ranks, preloaded through the launcher ({@code -x
-   * LD_PRELOAD}), as the rank shim preloads it on the other path: built with the mpicc beside the
-   * launcher (the job's MPI), else the program's; none, said once, when it cannot be built.
+   * sdm's MPI wait-records library for the ranks, to preload (through the launcher's {@code -x
+   * LD_PRELOAD}, or in the environment of the job spawned into a DVM) as the rank shim preloads it
+   * on the other path: built with the mpicc beside the launcher (the job's MPI), else the
+   * program's; none, said once, when it cannot be built.
    */
   private static Optional<String> mpiWaitLibrary(String launcher, String program, PrintStream err) {
     try {

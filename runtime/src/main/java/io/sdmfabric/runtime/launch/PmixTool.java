@@ -141,11 +141,12 @@ public final class PmixTool {
   }
 
   /**
-   * The helper's command line that connects to the PMIx server of the running launcher {@code pid}
-   * and takes its job {@code namespace} (by default the first it runs).
+   * The helper's command line that connects to the PMIx server of the running launcher or DVM
+   * {@code server} (its pid, or a PMIx server URI) and takes its job {@code namespace} (by default
+   * the first it runs).
    */
-  public static List<String> attach(Path helper, long pid, Optional<String> namespace) {
-    List<String> c = new ArrayList<>(List.of(helper.toString(), "attach", Long.toString(pid)));
+  public static List<String> attach(Path helper, String server, Optional<String> namespace) {
+    List<String> c = new ArrayList<>(List.of(helper.toString(), "attach", server));
     namespace.ifPresent(c::add);
     return c;
   }

@@ -30,10 +30,11 @@
  *     whose pid is PID and spawns N ranks of PROGRAM there, held, with the variables given set in
  *     their environment; says "launcher PID", then as "launch" from "job" on.
  *
- *   sdm_pmix attach PID [NAMESPACE]    (use case I, attach)
- *     Connects to the PMIx server of the launcher (or PRRTE DVM) whose pid is PID, takes its job
- *     NAMESPACE (by default the first it runs), and says "launcher PID", then as above from
- *     "job" on; "daemons" as above. The job is left running when the helper ends.
+ *   sdm_pmix attach PID|URI [NAMESPACE]    (use case I, attach)
+ *     Connects to the PMIx server of the launcher (or PRRTE DVM) whose pid is PID, or at URI (a
+ *     PMIx server URI, which has "://" in it), takes its job NAMESPACE (by default the first it
+ *     runs), and says "launcher PID|URI", then as above from "job" on; "daemons" as above. The
+ *     job is left running when the helper ends.
  *
  *   sdm_pmix local COMMAND ARG...     (in a daemon spawned by "daemons")
  *     Asks the local PMIx server for its node's ranks of the job being debugged, finalizes, and
@@ -697,15 +698,20 @@ static char *namespaces(pmix_status_t *rc) {
  * Attaches to the running job of the launcher (or DVM) whose pid is PID: the namespace NS, or
  * the first the server knows that is not its own daemons' ("...@0").
  */
-static int attach(pid_t pid, const char *ns) {
+static int attach(const char *server, const char *ns) {
   block_term();
   pmix_status_t rc;
   pmix_info_t init[2];
-  PMIX_INFO_LOAD(&init[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+  pid_t pid = (pid_t)atol(server);
+  if (strstr(server, "://") != NULL) {
+    PMIX_INFO_LOAD(&init[0], PMIX_SERVER_URI, server, PMIX_STRING);
+  } else {
+    PMIX_INFO_LOAD(&init[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+  }
   PMIX_INFO_LOAD(&init[1], PMIX_LAUNCHER, NULL, PMIX_BOOL);
   rc = PMIx_tool_init(&me, init, 2);
   if (rc != PMIX_SUCCESS) {
-    fail("cannot connect to the PMIx server of that process", rc);
+    fail("cannot connect to that PMIx server", rc);
     return 1;
   }
   latch_init(&job_ready);
@@ -734,7 +740,9 @@ static int attach(pid_t pid, const char *ns) {
   }
   pmix_status_t end = PMIX_EVENT_JOB_END;
   on_event(&end, "sdm-job-end", NULL, job_end);
-  say("launcher %d", (int)pid);
+  char *e = escape(server, strlen(server));
+  say("launcher %s", e);
+  free(e);
   return serve_job(false);
 }
 
@@ -825,12 +833,12 @@ int main(int argc, char **argv) {
     if (!events_apart()) {
       return 1;
     }
-    return attach((pid_t)atol(argv[2]), argc == 4 ? argv[3] : NULL);
+    return attach(argv[2], argc == 4 ? argv[3] : NULL);
   }
   fprintf(stderr,
           "usage: sdm_pmix launch in-init|on-exec LAUNCHER ARG...\n"
           "       sdm_pmix direct PID in-init|on-exec N [--env NAME=VALUE]... PROGRAM ARG...\n"
-          "       sdm_pmix attach PID [NAMESPACE]\n"
+          "       sdm_pmix attach PID|URI [NAMESPACE]\n"
           "       sdm_pmix local COMMAND ARG...\n");
   return 2;
 }
