@@ -24,7 +24,9 @@ import org.apache.pekko.cluster.typed.Leave;
  * cluster's state a few times a second, keeps since when each member has been unreachable, and
  * downs what the rule says. The master is the oldest member (it forms the cluster; the agents join
  * it), remembered from the first time this member is up, so that an agent never takes another agent
- * for the master once the master has left.
+ * for the master once the master has left. An agent whose master has left the cluster (the session
+ * ended) leaves it too: most agents are ended by the session that started them, but PMIx debugger
+ * daemons are the launcher's children, not sdm's.
  */
 final class SessionDowning extends AbstractBehavior<SessionDowning.Tick> {
   /** Time to look at the cluster again. */
