@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +24,18 @@ import java.util.function.BooleanSupplier;
 final class Sdm {
   private static final Path JAR = Path.of("target", "sdm.jar").toAbsolutePath();
   private static final Path EXAMPLES = Path.of("..", "examples").toAbsolutePath().normalize();
-  private static final Path BUILT = Path.of("target", "examples").toAbsolutePath();
+
+  /**
+   * Which of the build's test JVMs this is: failsafe runs the IT classes in several JVMs side by
+   * side and gives each its number in {@code SDM_TEST_FORK}, which every process a test starts
+   * inherits (sdm, its gdbs and agents, the launchers and their ranks). Empty outside a fork.
+   */
+  static final String FORK = System.getenv().getOrDefault("SDM_TEST_FORK", "");
+
+  /** Where this JVM's example programs are built: a directory of its own for each fork. */
+  private static final Path BUILT =
+      Path.of("target", FORK.isEmpty() ? "examples" : "examples-" + FORK).toAbsolutePath();
+
   private static final ConcurrentHashMap<String, Path> PROGRAMS = new ConcurrentHashMap<>();
   private static final ConcurrentHashMap<String, Boolean> LAUNCHERS = new ConcurrentHashMap<>();
 
@@ -38,49 +51,38 @@ final class Sdm {
 
   /** An example program, built with {@code gcc -g} (or without debug info) once. */
   static Path example(String name, boolean debugInfo) {
-    return PROGRAMS.computeIfAbsent(
-        name + debugInfo,
-        k -> {
-          try {
-            Files.createDirectories(BUILT);
-            Path binary = BUILT.resolve(name + (debugInfo ? "" : "-nodebug"));
-            List<String> cmd =
-                new ArrayList<>(List.of("gcc", "-O0", "-o", binary.toString(), name + ".c"));
-            if (debugInfo) {
-              cmd.add(1, "-g");
-            }
-            Process gcc =
-                new ProcessBuilder(cmd)
-                    .directory(EXAMPLES.toFile())
-                    .redirectErrorStream(true)
-                    .start();
-            String out = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (gcc.waitFor() != 0) {
-              throw new IllegalStateException("gcc failed for " + name + ": " + out);
-            }
-            return binary;
-          } catch (IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-        });
+    List<String> flags = debugInfo ? List.of("-g", "-O0") : List.of("-O0");
+    return built(
+        name + debugInfo, "gcc", flags, name, BUILT.resolve(name + (debugInfo ? "" : "-nodebug")));
   }
 
   /** An MPI example program, built with {@code mpicc -g} once. */
   static Path mpiExample(String name) {
+    return built(name + "-mpi", "mpicc", List.of("-g", "-O0"), name, BUILT.resolve(name));
+  }
+
+  /**
+   * {@code examples/NAME.c} built once into {@code binary} by {@code compiler} with {@code flags};
+   * {@code key} names it among this JVM's builds.
+   */
+  private static Path built(
+      String key, String compiler, List<String> flags, String name, Path binary) {
     return PROGRAMS.computeIfAbsent(
-        name + "-mpi",
+        key,
         k -> {
           try {
-            Files.createDirectories(BUILT);
-            Path binary = BUILT.resolve(name);
-            Process mpicc =
-                new ProcessBuilder("mpicc", "-g", "-O0", "-o", binary.toString(), name + ".c")
+            Files.createDirectories(binary.getParent());
+            List<String> cmd = new ArrayList<>(List.of(compiler));
+            cmd.addAll(flags);
+            cmd.addAll(List.of("-o", binary.toString(), name + ".c"));
+            Process p =
+                new ProcessBuilder(cmd)
                     .directory(EXAMPLES.toFile())
                     .redirectErrorStream(true)
                     .start();
-            String out = new String(mpicc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (mpicc.waitFor() != 0) {
-              throw new IllegalStateException("mpicc failed for " + name + ": " + out);
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+              throw new IllegalStateException(compiler + " failed for " + name + ": " + out);
             }
             return binary;
           } catch (IOException | InterruptedException e) {
@@ -205,27 +207,50 @@ final class Sdm {
 
   /** An MPI example program, built with {@code mpicc -g} (the compiler {@code mpicc}) once. */
   static Path mpiExample(String name, String mpicc, String family) {
-    return PROGRAMS.computeIfAbsent(
+    return built(
         name + "-" + family,
-        k -> {
-          try {
-            Path dir = BUILT.resolve(family);
-            Files.createDirectories(dir);
-            Path binary = dir.resolve(name);
-            Process p =
-                new ProcessBuilder(mpicc, "-g", "-O0", "-o", binary.toString(), name + ".c")
-                    .directory(EXAMPLES.toFile())
-                    .redirectErrorStream(true)
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) {
-              throw new IllegalStateException(mpicc + " failed for " + name + ": " + out);
-            }
-            return binary;
-          } catch (IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-        });
+        mpicc,
+        List.of("-g", "-O0"),
+        name,
+        BUILT.resolve(family).resolve(name));
+  }
+
+  /**
+   * The arguments of {@code examples/mpi_iterate.c} for a job that iterates until the file {@code
+   * stop} appears (see {@link #stop}), five minutes at most.
+   */
+  static List<String> iterateUntil(Path stop) {
+    return List.of("6000", stop.toString());
+  }
+
+  /** A file that does not exist yet, for a job to stop at ({@link #iterateUntil}). */
+  static Path stopFile() throws IOException {
+    Path target = Path.of("target").toAbsolutePath();
+    Files.createDirectories(target);
+    return Files.createTempDirectory(target, "stop-").resolve("now");
+  }
+
+  /** Tells the job of {@link #iterateUntil} to finish: it ends after its current iteration. */
+  static void stop(Path stop) throws IOException {
+    Files.createFile(stop);
+  }
+
+  /** Whether mpi_iterate's output says it computed the total it must have. */
+  static boolean iteratedRight(String output) {
+    return output.matches("(?s).*total = (\\d+), expected \\1\\b.*");
+  }
+
+  /**
+   * The line of main in mpi_iterate.c that calls iterate, where every rank's outermost frame is.
+   */
+  static int iterateCall() throws IOException {
+    List<String> source = Files.readAllLines(EXAMPLES.resolve("mpi_iterate.c"));
+    for (int i = 0; i < source.size(); i++) {
+      if (source.get(i).contains("= iterate(rank, ")) {
+        return i + 1;
+      }
+    }
+    throw new AssertionError("mpi_iterate.c calls iterate nowhere");
   }
 
   /** Whether {@code command} runs and exits with 0 within 30 seconds. */
@@ -393,6 +418,9 @@ final class Sdm {
         }
         try {
           String cmdline = Files.readString(p.resolve("cmdline")).replace('\0', ' ');
+          if (!ours(Long.parseLong(p.getFileName().toString()))) {
+            continue;
+          }
           if (cmdline.contains("--interpreter=mi3")
               || cmdline.contains(BUILT.toString())
               || cmdline.contains(Main.class.getName() + " agent")
@@ -407,6 +435,50 @@ final class Sdm {
       }
     }
     return found;
+  }
+
+  /**
+   * Asserts that no process of this JVM's tests is left ({@link #leftovers}), after a moment for
+   * the ones that end as sdm exits to disappear from /proc.
+   */
+  static void assertNothingLeftBehind() throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!leftovers().isEmpty() && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+    assertEquals(List.of(), leftovers());
+  }
+
+  /**
+   * Whether process {@code pid} is this JVM's tests': it is not marked as another fork's ({@link
+   * #FORK}). An unmarked process counts as ours, so that nothing escapes the check.
+   */
+  static boolean ours(long pid) {
+    try {
+      byte[] environ = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
+      for (String v : new String(environ, StandardCharsets.ISO_8859_1).split("\0")) {
+        if (v.startsWith("SDM_TEST_FORK=")) {
+          return v.substring("SDM_TEST_FORK=".length()).equals(FORK);
+        }
+      }
+      return true;
+    } catch (IOException e) {
+      return false; // it ended while we looked, or is not ours to read
+    }
+  }
+
+  /**
+   * Holds {@code resource} for this JVM alone among the build's test JVMs until closed, waiting for
+   * it as long as another holds it: the test nodes, which one IT class uses at a time.
+   */
+  static AutoCloseable exclusive(String resource) throws IOException {
+    FileChannel channel =
+        FileChannel.open(
+            Path.of("target", resource + ".lock"),
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE);
+    channel.lock();
+    return channel::close;
   }
 
   /** Waits at most {@code bound} for {@code condition}. */

@@ -24,6 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,10 +37,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Bad input gets a clear message. {@code dev/test} installs OpenMPI and starts a private
  * single-host Slurm; without them the tests of that launcher are skipped.
  */
+@Tag("gdb")
+@Tag("mpi")
+@Tag("slurm")
 class SdmAttachIT {
-  /** About 35 s of iterating at idle: sdm must attach long before the end, even on a busy host. */
-  private static final int ITERATIONS = 600;
-
   private static final int RANKS = 4;
 
   private final List<Job> jobs = new ArrayList<>();
@@ -67,10 +68,7 @@ class SdmAttachIT {
       p.destroyForcibly();
       p.waitFor(10, TimeUnit.SECONDS);
     }
-    for (int i = 0; i < 100 && !Sdm.leftovers().isEmpty(); i++) {
-      Thread.sleep(100);
-    }
-    assertEquals(List.of(), Sdm.leftovers());
+    Sdm.assertNothingLeftBehind();
   }
 
   /** A job of an MPI example, started by its launcher in the background. */
@@ -82,13 +80,26 @@ class SdmAttachIT {
     final StringBuffer output = new StringBuffer();
     final CompletableFuture<Void> started = new CompletableFuture<>();
 
-    /** mpi_iterate, for {@link #ITERATIONS}: started once every rank says it iterates. */
+    /** The file whose appearance ends a job of mpi_iterate ({@link Sdm#iterateUntil}). */
+    final Path stop;
+
+    /** mpi_iterate until {@link #stop}: started once every rank says it iterates. */
     Job(String launcher) throws IOException {
-      this(launcher, "mpi_iterate", List.of("" + ITERATIONS), "iterating");
+      this(launcher, Sdm.stopFile());
+    }
+
+    private Job(String launcher, Path stop) throws IOException {
+      this(launcher, "mpi_iterate", Sdm.iterateUntil(stop), "iterating", stop);
     }
 
     /** {@code example} with {@code args}, started once a rank's line starts with {@code ready}. */
     Job(String launcher, String example, List<String> args, String ready) throws IOException {
+      this(launcher, example, args, ready, Sdm.stopFile());
+    }
+
+    private Job(String launcher, String example, List<String> args, String ready, Path stop)
+        throws IOException {
+      this.stop = stop;
       Sdm.Mpi mpi = Sdm.Mpi.of(launcher);
       mpi.assume();
       this.launcher = mpi.launcher();
@@ -198,14 +209,11 @@ class SdmAttachIT {
       return process.exitValue();
     }
 
-    /** It ran to its end, exit code 0, with the right total. */
+    /** Told to finish, it runs to its end, exit code 0, with the right total. */
     void finishesNormally() throws Exception {
+      Sdm.stop(stop);
       assertEquals(0, await(), "the job did not end normally:\n" + output);
-      long n = ITERATIONS;
-      long expected = n * RANKS * (RANKS - 1) / 2 + RANKS * n * (n - 1) / 2;
-      assertTrue(
-          output.toString().contains("total = " + expected + ", expected " + expected),
-          "the job's output:\n" + output);
+      assertTrue(Sdm.iteratedRight(output.toString()), "the job's output:\n" + output);
     }
 
     void end() throws Exception {
@@ -230,21 +238,9 @@ class SdmAttachIT {
     assertTrue(r.out().contains(text), "missing \"" + text + "\" in\n" + r);
   }
 
-  /** The line of main that calls iterate, where every rank's outermost frame is. */
-  private static int iterateCall() throws IOException {
-    List<String> source =
-        Files.readAllLines(Path.of("..", "examples", "mpi_iterate.c").toAbsolutePath());
-    for (int i = 0; i < source.size(); i++) {
-      if (source.get(i).contains("= iterate(rank, iterations);")) {
-        return i + 1;
-      }
-    }
-    throw new AssertionError("mpi_iterate.c calls iterate nowhere");
-  }
-
   /** The merged stacks show every one of {@code ranks} in main's call of iterate, and in it. */
   private static void everyRankIterates(Sdm.Result r, RankSet ranks) throws IOException {
-    contains(r, "main at mpi_iterate.c:" + iterateCall() + "  [" + ranks + "]");
+    contains(r, "main at mpi_iterate.c:" + Sdm.iterateCall() + "  [" + ranks + "]");
     RankSet inIterate = RankSet.empty();
     Matcher m =
         Pattern.compile("(?m)^  iterate at mpi_iterate\\.c:\\d+  \\[([^\\]]+)\\]$")

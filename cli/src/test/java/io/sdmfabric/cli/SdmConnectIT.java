@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * batch job, or started by the test), {@code sdm listen} accepting or rejecting its request, both
  * from the fat jar; and the refusals that keep a user's requests safe.
  */
+@Tag("gdb")
+@Tag("mpi")
+@Tag("slurm")
 class SdmConnectIT {
   @TempDir Path tmp;
   private Path home;
@@ -37,10 +41,7 @@ class SdmConnectIT {
 
   @AfterEach
   void nothingIsLeftBehind() throws Exception {
-    for (int i = 0; i < 100 && !Sdm.leftovers().isEmpty(); i++) {
-      Thread.sleep(100);
-    }
-    assertEquals(List.of(), Sdm.leftovers());
+    Sdm.assertNothingLeftBehind();
     if (home != null && Files.isDirectory(home.resolve("connect"))) {
       try (Stream<Path> files = Files.list(home.resolve("connect"))) {
         assertEquals(List.of(), files.toList(), "request files left in " + home);

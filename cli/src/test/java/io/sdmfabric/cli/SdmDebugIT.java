@@ -7,15 +7,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.sdmfabric.model.RankSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** sdm debug and sdm stacks end to end: the fat jar, real gdb, the example programs. */
+@Tag("gdb")
 class SdmDebugIT {
 
   @BeforeAll
@@ -28,11 +29,7 @@ class SdmDebugIT {
 
   @AfterEach
   void nothingIsLeftBehind() throws Exception {
-    // A process that ends as sdm exits may take a moment to disappear from /proc.
-    for (int i = 0; i < 50 && !Sdm.leftovers().isEmpty(); i++) {
-      Thread.sleep(100);
-    }
-    assertEquals(List.of(), Sdm.leftovers());
+    Sdm.assertNothingLeftBehind();
   }
 
   private static void contains(Sdm.Result r, String text) {

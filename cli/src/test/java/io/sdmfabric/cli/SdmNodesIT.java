@@ -21,8 +21,10 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,23 +35,35 @@ import org.junit.jupiter.params.provider.ValueSource;
  * real srun and mpirun (its remote launch through the test bed's rsh): one agent on each node, the
  * master on this machine reached at the address it chose by itself, two ranks per node.
  */
+@Tag("gdb")
+@Tag("mpi")
+@Tag("slurm")
+@Tag("namespaces")
 class SdmNodesIT {
   private static final String NODES = "SDM_NODES_DIR";
 
+  /** The test nodes, this class's alone while it runs (IT classes run side by side). */
+  private static AutoCloseable nodes;
+
   @BeforeAll
-  static void needsNodes() {
+  static void needsNodes() throws Exception {
     Sdm.assumeGdbAndMpi();
     assumeTrue(
         System.getenv(NODES) != null,
         "no test nodes: dev/test starts four with dev/lib/nodes.sh (needs root and iproute2)");
+    nodes = Sdm.exclusive("nodes");
+  }
+
+  @AfterAll
+  static void releaseTheNodes() throws Exception {
+    if (nodes != null) {
+      nodes.close();
+    }
   }
 
   @AfterEach
   void nothingIsLeftBehind() throws Exception {
-    for (int i = 0; i < 100 && !Sdm.leftovers().isEmpty(); i++) {
-      Thread.sleep(100);
-    }
-    assertEquals(List.of(), Sdm.leftovers());
+    Sdm.assertNothingLeftBehind();
   }
 
   /**
@@ -319,11 +333,13 @@ class SdmNodesIT {
     final String name = "sdm-nodes-it-" + ProcessHandle.current().pid();
     private final Process job;
     private final StringBuffer output = new StringBuffer();
+    private final Path stop = Sdm.stopFile();
 
     RunningJob(String... srunOptions) throws Exception {
       List<String> command = new ArrayList<>(List.of("srun", "--job-name=" + name));
       command.addAll(List.of(srunOptions));
-      command.addAll(List.of(Sdm.mpiExample("mpi_iterate").toString(), "400"));
+      command.add(Sdm.mpiExample("mpi_iterate").toString());
+      command.addAll(Sdm.iterateUntil(stop));
       ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
       b.environment().putAll(slurm());
       job = b.start();
@@ -382,12 +398,12 @@ class SdmNodesIT {
       return env;
     }
 
-    /** Waits for the job's end: it must have computed the right total. */
+    /** Tells the job to finish and waits for its end: it must have computed the right total. */
     void finishesRight() throws Exception {
+      Sdm.stop(stop);
       assertTrue(job.waitFor(3, TimeUnit.MINUTES), "the job did not end: " + output);
       assertEquals(0, job.exitValue(), "the job after sdm let it go: " + output);
-      assertTrue(
-          output.toString().matches("(?s).*total = (\\d+), expected \\1.*"), output.toString());
+      assertTrue(Sdm.iteratedRight(output.toString()), output.toString());
     }
 
     @Override

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -45,6 +46,9 @@ import org.junit.jupiter.api.Timeout;
  * deleted at the end.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@Tag("gdb")
+@Tag("mpi")
+@Tag("namespaces")
 class SdmRelayIT {
   private static final Path NETNS =
       Path.of("..", "dev", "lib", "netns.sh").toAbsolutePath().normalize();

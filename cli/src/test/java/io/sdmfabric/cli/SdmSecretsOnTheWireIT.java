@@ -24,8 +24,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -39,12 +41,19 @@ import org.junit.jupiter.params.provider.CsvSource;
  * seen the launch: the path of the session's key directory, which the agents' command line carries,
  * is in it. And with {@code --secrets-in-clear} the secret is there, as the option warns.
  */
+@Tag("gdb")
+@Tag("mpi")
+@Tag("slurm")
+@Tag("namespaces")
 class SdmSecretsOnTheWireIT {
   /** Long enough that a match is no accident; every window of the keystore of this size counts. */
   private static final int WINDOW = 24;
 
+  /** The test nodes, this class's alone while it runs (IT classes run side by side). */
+  private static AutoCloseable nodes;
+
   @BeforeAll
-  static void needsNodesAndTcpdump() {
+  static void needsNodesAndTcpdump() throws Exception {
     Sdm.assumeGdbAndMpi();
     assumeTrue(
         System.getenv("SDM_NODES_DIR") != null,
@@ -52,14 +61,19 @@ class SdmSecretsOnTheWireIT {
     assumeTrue(
         Sdm.works("tcpdump", "--version"),
         "tcpdump is not installed (dev/test installs it as root with apt-get)");
+    nodes = Sdm.exclusive("nodes");
+  }
+
+  @AfterAll
+  static void releaseTheNodes() throws Exception {
+    if (nodes != null) {
+      nodes.close();
+    }
   }
 
   @AfterEach
   void nothingIsLeftBehind() throws Exception {
-    for (int i = 0; i < 100 && !Sdm.leftovers().isEmpty(); i++) {
-      Thread.sleep(100);
-    }
-    assertEquals(List.of(), Sdm.leftovers());
+    Sdm.assertNothingLeftBehind();
   }
 
   @ParameterizedTest

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * it honours {@code $SDM_HOME}, and a signal to it reaches the JVM on every path, the first run
  * (which records the archive) included.
  */
+@Tag("gdb")
+@Tag("mpi")
+@Tag("slurm")
 class SdmWrapperIT {
   private static final Path WRAPPER = Path.of("..", "sdm").toAbsolutePath().normalize();
   private static final Duration BOUND = Duration.ofSeconds(60);

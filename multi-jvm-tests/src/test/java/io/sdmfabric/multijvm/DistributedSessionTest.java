@@ -40,6 +40,7 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -49,6 +50,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ranks, exactly its own (the tree is repaired around them), and agents without the session's
  * secret or, over tls-tcp, its keystore stay out.
  */
+@Tag("jvms")
 class DistributedSessionTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private final List<Process> agents = new ArrayList<>();

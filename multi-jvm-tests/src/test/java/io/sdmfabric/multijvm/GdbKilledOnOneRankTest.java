@@ -36,11 +36,14 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * An embedded session of three real gdbs (one process each, beside this JVM's actors) in which one
  * gdb is killed with SIGKILL: that rank alone goes into error, saying why, and the others go on.
  */
+@Tag("jvms")
+@Tag("gdb")
 class GdbKilledOnOneRankTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final int SIZE = 3;

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * A job launched through a real mpirun whose spool directory someone planted first (here: a link to
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ranks do not start, and the reason their shims give reaches the user, both as it happens and in
  * the failure.
  */
+@Tag("mpi")
 class LaunchedSessionTest {
   @TempDir Path tmp;
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 class LauncherFamilyTest {
@@ -59,6 +60,7 @@ class LauncherFamilyTest {
   }
 
   @Test
+  @Tag("mpi")
   void theInstalledLaunchersSayTheirFamily() {
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/mpiexec.hydra")), "no MPICH here");
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/mpirun.openmpi")), "no Open MPI here");
