@@ -1,4 +1,4 @@
-/* Echoes its standard input until end of file. */
+/* Echoes its standard input until end of file, or until a line "bye" (echoed too). */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +8,9 @@ int main(void) {
     line[strcspn(line, "\n")] = 0;
     printf("got: %s\n", line);
     fflush(stdout);
+    if (strcmp(line, "bye") == 0) {
+      break;
+    }
   }
   return 0;
 }

@@ -27,8 +27,9 @@ final class Sdm {
 
   /**
    * Which of the build's test JVMs this is: failsafe runs the IT classes in several JVMs side by
-   * side and gives each its number in {@code SDM_TEST_FORK}, which every process a test starts
-   * inherits (sdm, its gdbs and agents, the launchers and their ranks). Empty outside a fork.
+   * side and gives each its number in {@code SDM_TEST_FORK} ({@code fork1} ...), which every
+   * process a test starts inherits (sdm, its gdbs and agents, the launchers and their ranks). Empty
+   * outside a fork.
    */
   static final String FORK = System.getenv().getOrDefault("SDM_TEST_FORK", "");
 

@@ -7,18 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.attach.RankEnvironment;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -77,8 +75,8 @@ class SdmAttachIT {
     final Process process;
     final String program;
     final String name = "sdm-attach-it-" + ProcessHandle.current().pid() + "-" + jobs.size();
-    final StringBuffer output = new StringBuffer();
-    final CompletableFuture<Void> started = new CompletableFuture<>();
+    final ProcessLines output;
+    private final String ready;
 
     /** The file whose appearance ends a job of mpi_iterate ({@link Sdm#iterateUntil}). */
     final Path stop;
@@ -100,6 +98,7 @@ class SdmAttachIT {
     private Job(String launcher, String example, List<String> args, String ready, Path stop)
         throws IOException {
       this.stop = stop;
+      this.ready = ready;
       Sdm.Mpi mpi = Sdm.Mpi.of(launcher);
       mpi.assume();
       this.launcher = mpi.launcher();
@@ -119,33 +118,12 @@ class SdmAttachIT {
       command.addAll(args);
       process = new ProcessBuilder(command).redirectErrorStream(true).start();
       jobs.add(this);
-      Thread reader =
-          new Thread(
-              () -> {
-                try (BufferedReader lines =
-                    new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                  for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    output.append(line).append('\n');
-                    if (line.startsWith(ready)) {
-                      started.complete(null);
-                    }
-                  }
-                } catch (IOException e) {
-                  // The launcher is gone.
-                }
-              });
-      reader.setDaemon(true);
-      reader.start();
+      output = new ProcessLines(process);
     }
 
     /** Waits until a rank says it is ready. */
     Job started() throws Exception {
-      try {
-        started.get(60, TimeUnit.SECONDS);
-      } catch (java.util.concurrent.TimeoutException e) {
-        throw new AssertionError("the job did not start:\n" + output);
-      }
+      output.await(ready, Duration.ofSeconds(60), "the job did not start");
       return this;
     }
 
@@ -402,28 +380,7 @@ class SdmAttachIT {
             .redirectErrorStream(true)
             .start();
     others.add(sdm);
-    CompletableFuture<String> attached = new CompletableFuture<>();
-    StringBuffer shown = new StringBuffer();
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader lines =
-                  new BufferedReader(
-                      new InputStreamReader(sdm.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                  shown.append(line).append('\n');
-                  if (line.startsWith("[0-3] loaded ")) {
-                    attached.complete(line);
-                  }
-                }
-              } catch (IOException e) {
-                // sdm is gone.
-              }
-              attached.complete("");
-            });
-    reader.setDaemon(true);
-    reader.start();
-    assertFalse(attached.get(2, TimeUnit.MINUTES).isEmpty(), "sdm did not attach:\n" + shown);
+    new ProcessLines(sdm).await("[0-3] loaded ", Duration.ofMinutes(2), "sdm did not attach");
     return sdm;
   }
 

@@ -144,8 +144,8 @@ class SdmDebugIT {
   void inputReachesThePrograms() throws Exception {
     Sdm.Result r =
         Sdm.run(
-            "run\ninput hello ranks\n[1] input only one\nwait 2\n"
-                + "[0] input zero\ninterrupt\nwait 20\nquit\n",
+            // Each rank reads its lines in order and ends at "bye": the wait is for their end.
+            "run\ninput hello ranks\n[1] input only one\n[0] input zero\ninput bye\nwait 30\nquit\n",
             "debug",
             "-n",
             "2",
@@ -155,6 +155,7 @@ class SdmDebugIT {
     contains(r, "[0,1] got: hello ranks");
     contains(r, "[1] got: only one");
     contains(r, "[0] got: zero");
+    contains(r, "exited with code 0");
   }
 
   @Test

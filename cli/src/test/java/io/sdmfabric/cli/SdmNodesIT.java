@@ -253,10 +253,20 @@ class SdmNodesIT {
       } finally {
         helper("SDM_NODES_LINK", "node3", "up");
       }
-      // The node's return does not bring its ranks back. The launcher may end the job then
-      // (srun here, in most runs, reported node3's tasks killed and aborted the step; who killed
-      // them is not known yet). Either way every rank answers, and the session ends cleanly.
-      Thread.sleep(5000);
+      // The node's return does not bring its ranks back: its agent, downed by the master, ends.
+      // The launcher may end the job then (srun here, in most runs, reported node3's tasks killed
+      // and aborted the step; who killed them is not known yet). Either way every rank answers,
+      // and the session ends cleanly.
+      Sdm.await(
+          () -> {
+            try {
+              return agentsOn(3).isEmpty();
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          },
+          Duration.ofSeconds(60),
+          "node3's agent ends once its link is back");
       c.type("print mine + 200");
       int before = at;
       c.await("[4,5] " + lostWith(3), before, Duration.ofSeconds(30));
@@ -332,7 +342,7 @@ class SdmNodesIT {
   private static final class RunningJob implements AutoCloseable {
     final String name = "sdm-nodes-it-" + ProcessHandle.current().pid();
     private final Process job;
-    private final StringBuffer output = new StringBuffer();
+    private final ProcessLines output;
     private final Path stop = Sdm.stopFile();
 
     RunningJob(String... srunOptions) throws Exception {
@@ -343,28 +353,8 @@ class SdmNodesIT {
       ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
       b.environment().putAll(slurm());
       job = b.start();
-      Thread reader =
-          new Thread(
-              () -> {
-                try {
-                  job.getInputStream()
-                      .transferTo(
-                          new java.io.OutputStream() {
-                            @Override
-                            public void write(int c) {
-                              output.append((char) c);
-                            }
-                          });
-                } catch (java.io.IOException e) {
-                  // The job ended.
-                }
-              });
-      reader.setDaemon(true);
-      reader.start();
-      for (int i = 0; i < 600 && !output.toString().contains("iterating"); i++) {
-        Thread.sleep(100);
-      }
-      assertTrue(output.toString().contains("iterating"), "the job did not start: " + output);
+      output = new ProcessLines(job);
+      output.await("iterating", Duration.ofSeconds(60), "the job did not start");
     }
 
     /** Its ranks' pids by the node each runs on (Slurm's SLURMD_NODENAME). */

@@ -363,8 +363,8 @@ class SdmPmixIT {
   private static final class RunningJob implements AutoCloseable {
     final Path tmp = Files.createTempDirectory("sdm-pmix-it-job");
     final Map<String, String> env = env();
-    final StringBuffer said = new StringBuffer();
     final Process launcher;
+    final ProcessLines said;
 
     RunningJob(String example, String ready, String... args) throws Exception {
       env.put("PRTE_MCA_prte_tmpdir_base", tmp.toString());
@@ -383,32 +383,12 @@ class SdmPmixIT {
       ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
       b.environment().putAll(env);
       launcher = b.start();
-      java.util.concurrent.CompletableFuture<Void> started =
-          new java.util.concurrent.CompletableFuture<>();
-      Thread reader =
-          new Thread(
-              () -> {
-                try (java.io.BufferedReader lines =
-                    new java.io.BufferedReader(
-                        new java.io.InputStreamReader(
-                            launcher.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
-                  for (String l = lines.readLine(); l != null; l = lines.readLine()) {
-                    said.append(l).append('\n');
-                    if (l.startsWith(ready)) {
-                      started.complete(null);
-                    }
-                  }
-                } catch (java.io.IOException e) {
-                  // The launcher is gone.
-                }
-              });
-      reader.setDaemon(true);
-      reader.start();
+      said = new ProcessLines(launcher);
       try {
-        started.get(60, java.util.concurrent.TimeUnit.SECONDS);
-      } catch (java.util.concurrent.TimeoutException e) {
+        said.await(ready, java.time.Duration.ofSeconds(60), "the job did not start");
+      } catch (AssertionError e) {
         close();
-        throw new AssertionError("the job did not start:\n" + said);
+        throw e;
       }
     }
 
