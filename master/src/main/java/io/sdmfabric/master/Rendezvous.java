@@ -1,15 +1,11 @@
 package io.sdmfabric.master;
 
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.server.BinomialTree;
-import io.sdmfabric.server.ChildLink;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.server.UnavailableRanks;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -34,14 +29,14 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * Wires a tree whose servers live in agent JVMs, and repairs it when servers die. An agent knocks
  * ({@link Knock}) and gets a fresh challenge, then registers its server node and its ranks as they
  * become ready, each registration proving the session secret against that challenge ({@link
- * #proof}). When every expected rank has registered (by default every rank of the job; a session
- * attached to some ranks of a running job expects those), or at the wire-up timeout with the ranks
- * present, it lays the tree over the agents' nodes (one node per agent, in the order of their first
- * ranks), gives each its place, its ranks and its routing slice ({@link ServerNode.Attach}: its
- * parent and its children) and tells the session the tree is ready. Expected ranks that never
- * registered are served by one stand-in node in the master that answers every command with an error
- * saying so, and the ranks the session does not expect by another that answers {@value
- * #NOT_ATTACHED}, so that every rank routes.
+ * RegistrationProof}). When every expected rank has registered (by default every rank of the job; a
+ * session attached to some ranks of a running job expects those), or at the wire-up timeout with
+ * the ranks present, it lays the tree over the agents' nodes (one node per agent, in the order of
+ * their first ranks), gives each its place, its ranks and its routing slice ({@link
+ * ServerNode.Attach}: its parent and its children) and tells the session the tree is ready.
+ * Expected ranks that never registered are served by one stand-in node in the master that answers
+ * every command with an error saying so, and the ranks the session does not expect by another that
+ * answers {@value #NOT_ATTACHED}, so that every rank routes.
  *
  * <p>It watches every registered node. When nodes stop (an agent JVM killed), each gets a stand-in
  * in the master answering {@link Protos#rankLost()} for its ranks, in the same place of the tree,
@@ -102,8 +97,9 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
    * @param node the agent's server node, the same in each of its registrations
    * @param ranks ranks the node serves from now on
    * @param counter 1 for the agent's first registration under its challenge, then 2, ...
-   * @param proof {@link #proof} of this registration under the agent's challenge: only agents that
-   *     know the session's secret are wired in, and no registration can be used twice
+   * @param proof {@link RegistrationProof#of} of this registration under the agent's challenge:
+   *     only agents that know the session's secret are wired in, and no registration can be used
+   *     twice
    */
   public record Register(
       String agent, ActorRef<ServerNode.Command> node, RankSet ranks, long counter, byte[] proof)
@@ -136,16 +132,6 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     }
   }
 
-  /** What the rendezvous gave an agent to prove with, and how far its registrations counted. */
-  private static final class Issued {
-    final byte[] nonce;
-    long counter;
-
-    Issued(byte[] nonce) {
-      this.nonce = nonce;
-    }
-  }
-
   private enum WireUpTimeout implements Command, NoSerializationVerificationNeeded {
     INSTANCE
   }
@@ -172,14 +158,6 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
    */
   public static final String NOT_ATTACHED = Protos.NOT_ATTACHED;
 
-  /** The length of a challenge. */
-  public static final int NONCE_BYTES = 32;
-
-  /** How many agents may hold a challenge at once; more knocks are refused. */
-  private static final int MAX_CHALLENGES = 1 << 16;
-
-  private static final SecureRandom RANDOM = new SecureRandom();
-
   /** An agent's server node and the ranks it registered. */
   private static final class AgentNode {
     final ActorRef<ServerNode.Command> ref;
@@ -196,8 +174,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   private final ActorRef<ServerNode.Command> root;
   private final ActorRef<ServerNode.Up> rootParent;
   private final Consumer<Ready> ready;
-  private final SessionSecret secret;
-  private final Map<String, Issued> challenges = new java.util.HashMap<>();
+  private final RegistrationProof proofs;
   private final ActorRefResolver resolver;
 
   /** The agents' nodes until the tree is wired, by agent. */
@@ -206,9 +183,8 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   private final RankSet.Builder registered = RankSet.builder();
 
   /** Once wired: the tree's nodes by index (0 is the root), and the ranks each serves. */
-  private List<ActorRef<ServerNode.Command>> nodes;
+  private TreeLayout tree;
 
-  private List<RankSet> ranks;
   private final Set<ActorRef<ServerNode.Command>> stopped = new HashSet<>();
   private RankSet lost = RankSet.empty();
   private boolean wired;
@@ -223,7 +199,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
       SessionSecret secret,
       Consumer<Ready> ready) {
     super(context);
-    this.secret = secret;
+    this.proofs = new RegistrationProof(secret);
     this.size = size;
     this.expected = expected;
     this.config = config;
@@ -276,32 +252,23 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   }
 
   private Behavior<Command> onKnock(Knock k) {
-    if (challenges.size() >= MAX_CHALLENGES && !challenges.containsKey(k.agent())) {
-      getContext()
-          .getLog()
-          .warn("agent {} refused: {} agents knocked already", k.agent(), MAX_CHALLENGES);
-      return this;
-    }
-    byte[] nonce = new byte[NONCE_BYTES];
-    RANDOM.nextBytes(nonce);
-    challenges.put(k.agent(), new Issued(nonce));
-    k.replyTo().tell(new Challenge(k.agent(), nonce));
+    proofs
+        .challenge(k.agent())
+        .ifPresentOrElse(
+            nonce -> k.replyTo().tell(new Challenge(k.agent(), nonce)),
+            () ->
+                getContext()
+                    .getLog()
+                    .warn(
+                        "agent {} refused: {} agents knocked already",
+                        k.agent(),
+                        RegistrationProof.maxChallenges()));
     return this;
   }
 
   private Behavior<Command> onRegister(Register r) {
-    Issued issued = challenges.get(r.agent());
-    if (issued == null
-        || r.counter() <= issued.counter
-        || !java.security.MessageDigest.isEqual(
-            proof(
-                secret,
-                issued.nonce,
-                r.agent(),
-                r.counter(),
-                resolver.toSerializationFormat(r.node()),
-                r.ranks()),
-            r.proof())) {
+    if (!proofs.verify(
+        r.agent(), r.counter(), resolver.toSerializationFormat(r.node()), r.ranks(), r.proof())) {
       getContext()
           .getLog()
           .warn(
@@ -310,7 +277,6 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
               r.agent());
       return this;
     }
-    issued.counter = r.counter();
     if (wired) {
       getContext()
           .getLog()
@@ -362,19 +328,9 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
    */
   private void wire() {
     wired = true;
-    nodes = new ArrayList<>();
-    ranks = new ArrayList<>();
-    nodes.add(root);
-    ranks.add(RankSet.empty());
-    agents.values().stream()
-        .map(a -> Map.entry(a.ref, a.ranks.build()))
-        .filter(a -> !a.getValue().isEmpty())
-        .sorted(java.util.Comparator.comparingInt(a -> a.getValue().first()))
-        .forEach(
-            a -> {
-              nodes.add(a.getKey());
-              ranks.add(a.getValue());
-            });
+    tree = new TreeLayout(root, rootParent);
+    tree.addInOrderOfFirstRank(
+        agents.values().stream().map(a -> Map.entry(a.ref, a.ranks.build())).toList());
     agents.clear();
     RankSet present = registered.build();
     RankSet absent = expected.minus(present);
@@ -389,8 +345,8 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     if (!unexpected.isEmpty()) {
       addStandIn("absent", unexpected, UnavailableRanks.because(NOT_ATTACHED));
     }
-    for (int node = 0; node < nodes.size(); node++) {
-      nodes.get(node).tell(attach(node));
+    for (int node = 0; node < tree.size(); node++) {
+      tree.node(node).tell(tree.attach(node));
     }
     if (!absent.isEmpty()) {
       getContext().getLog().warn("ranks {} did not register; they answer with errors", absent);
@@ -399,13 +355,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   }
 
   private void addStandIn(String name, RankSet served, UnavailableRanks backend) {
-    nodes.add(standIn(name + "-" + nodes.size(), backend));
-    ranks.add(served);
-  }
-
-  private ServerNode.Attach attach(int node) {
-    return new ServerNode.Attach(
-        nodes.get(node), node, ranks.get(node), parent(node), children(node));
+    tree.add(standIn(name + "-" + tree.size(), backend), served);
   }
 
   private Behavior<Command> onNodeStopped(NodeStopped s) {
@@ -438,11 +388,11 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     List<Integer> dead = new ArrayList<>();
     Map<Integer, String> reasons = new HashMap<>();
     RankSet.Builder deadRanks = RankSet.builder();
-    for (int node = 1; node < nodes.size(); node++) {
-      if (stopped.contains(nodes.get(node))) {
+    for (int node = 1; node < tree.size(); node++) {
+      if (stopped.contains(tree.node(node))) {
         dead.add(node);
-        deadRanks.addAll(ranks.get(node));
-        reasons.put(node, Protos.lostReason(nodes.get(node).path().address().getHost()));
+        deadRanks.addAll(tree.ranks(node));
+        reasons.put(node, Protos.lostReason(tree.node(node).path().address().getHost()));
       }
     }
     stopped.clear();
@@ -456,71 +406,25 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
           .getLog()
           .warn(
               "ranks {} lost: {}; the tree is rewired around them",
-              ranks.get(node),
+              tree.ranks(node),
               reasons.get(node).isEmpty() ? "their server stopped" : reasons.get(node));
-      nodes.set(node, standIn("lost-" + node, UnavailableRanks.lost(reasons.get(node))));
+      tree.replace(node, standIn("lost-" + node, UnavailableRanks.lost(reasons.get(node))));
     }
     // The stand-ins take the dead nodes' places; their neighbours learn of them.
-    Set<Integer> neighbours = new TreeSet<>();
     for (int node : dead) {
-      nodes.get(node).tell(attach(node));
-      neighbours.add(BinomialTree.parent(node));
-      neighbours.addAll(BinomialTree.children(node, nodes.size()));
+      tree.node(node).tell(tree.attach(node));
     }
-    neighbours.removeAll(dead);
-    for (int node : neighbours) {
-      nodes
-          .get(node)
-          .tell(new ServerNode.Rewire(nodes.get(node), parent(node), children(node), lost));
+    for (int node : tree.neighbours(dead)) {
+      tree.node(node).tell(tree.rewire(node, lost));
     }
     for (int node : dead) {
-      rootParent.tell(new ServerNode.RanksLost(rootParent, ranks.get(node), reasons.get(node)));
+      rootParent.tell(new ServerNode.RanksLost(rootParent, tree.ranks(node), reasons.get(node)));
     }
     return this;
-  }
-
-  /**
-   * The proof of a registration: HMAC-SHA256 under the session secret of {@code
-   * "sdm-agent-register/2" 0x00 NONCE AGENT 0x00 COUNTER (8 bytes) NODE 0x00 RANKS}, where NODE is
-   * the agent's server node's serialized reference and RANKS the ranks' portable Roaring form. It
-   * binds the registration to the rendezvous's challenge, the agent, its place in the agent's
-   * count, its node and its ranks, so none can be reused, replayed or changed.
-   */
-  public static byte[] proof(
-      SessionSecret secret, byte[] nonce, String agent, long counter, String node, RankSet ranks) {
-    java.io.ByteArrayOutputStream m = new java.io.ByteArrayOutputStream();
-    m.writeBytes("sdm-agent-register/2".getBytes(StandardCharsets.UTF_8));
-    m.write(0);
-    m.writeBytes(nonce);
-    m.writeBytes(agent.getBytes(StandardCharsets.UTF_8));
-    m.write(0);
-    m.writeBytes(java.nio.ByteBuffer.allocate(8).putLong(counter).array());
-    m.writeBytes(node.getBytes(StandardCharsets.UTF_8));
-    m.write(0);
-    m.writeBytes(ranks.toBytes());
-    return secret.mac(m.toByteArray());
   }
 
   /** A node in the master for ranks that have no server: {@code backend} answers for them. */
   private ActorRef<ServerNode.Command> standIn(String name, UnavailableRanks backend) {
     return getContext().spawn(ServerNode.detached(config, backend), name, ServerNode.DISPATCHER);
-  }
-
-  private ActorRef<ServerNode.Up> parent(int node) {
-    return node == 0 ? rootParent : nodes.get(BinomialTree.parent(node)).narrow();
-  }
-
-  private List<ChildLink> children(int node) {
-    List<ChildLink> children = new ArrayList<>();
-    int size = nodes.size();
-    for (int child : BinomialTree.children(node, size)) {
-      int end = BinomialTree.subtreeEnd(child, size);
-      RankSet.Builder served = RankSet.builder();
-      for (int n = child; n < end; n++) {
-        served.addAll(ranks.get(n));
-      }
-      children.add(new ChildLink(nodes.get(child), child, end, served.build()));
-    }
-    return children;
   }
 }

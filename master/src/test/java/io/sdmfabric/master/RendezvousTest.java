@@ -156,7 +156,7 @@ class RendezvousTest {
       SessionSecret key) {
     String ref = ActorRefResolver.get(testKit.system()).toSerializationFormat(node);
     return new Rendezvous.Register(
-        name, node, ranks, counter, Rendezvous.proof(key, nonce, name, counter, ref, ranks));
+        name, node, ranks, counter, RegistrationProof.of(key, nonce, name, counter, ref, ranks));
   }
 
   @Test

@@ -2,22 +2,14 @@ package io.sdmfabric.server;
 
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
@@ -62,7 +54,12 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  */
 public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
 
-  /** Everything a server node accepts. */
+  /**
+   * Everything a server node accepts. Each message names its handler in the node ({@link
+   * #deliverTo}), so that a message without one does not compile: Java 17's form of a switch over
+   * the sealed type, one case a message, without a receive table built for every node (a node's
+   * footprint is measured: docs/ARCHITECTURE.md, "Footprint").
+   */
   public sealed interface Command
       permits Attach,
           Rewire,
@@ -72,7 +69,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
           DrainEvents,
           FlushCommand,
           FlushEvents,
-          ChildLost {}
+          ChildLost {
+
+    /** Hands this message to its handler in {@code node}; only the node calls it. */
+    void deliverTo(ServerNode node);
+  }
 
   /**
    * What travels up the tree, to a parent node or to the master. Each names its recipient ({@link
@@ -104,6 +105,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       Objects.requireNonNull(parent, "parent");
       children = List.copyOf(children);
     }
+
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onAttach(this);
+    }
   }
 
   /**
@@ -126,6 +132,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       children = List.copyOf(children);
       Objects.requireNonNull(lost, "lost");
     }
+
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onRewire(this);
+    }
   }
 
   /**
@@ -146,6 +157,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
         throw new IllegalArgumentException("timeoutMs must be >= 0: " + timeoutMs);
       }
     }
+
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onExecute(this);
+    }
   }
 
   /** Merged replies to command {@code id} from some of the subtree's ranks, for {@code to}. */
@@ -159,6 +175,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     public Replies forwardedTo(ActorRef<Up> parent) {
       return new Replies(parent, id, groups);
     }
+
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onReplies(this);
+    }
   }
 
   /** Merged unsolicited events for {@code to}, held so far for {@code heldMs} below this point. */
@@ -171,6 +192,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     @Override
     public Events forwardedTo(ActorRef<Up> parent) {
       return new Events(parent, groups, heldMs);
+    }
+
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onEvents(this);
     }
   }
 
@@ -189,27 +215,60 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     public RanksLost forwardedTo(ActorRef<Up> parent) {
       return new RanksLost(parent, ranks, reason);
     }
+
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onRanksLost(this);
+    }
   }
 
   /** Answers of the node's own ranks that came after {@code execute} returned. */
   private record LocalReply(long id, RankSet ranks, ReplyBody body)
-      implements Command, NoSerializationVerificationNeeded {}
+      implements Command, NoSerializationVerificationNeeded {
+
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onLocalReply(this);
+    }
+  }
 
   /** Events of the node's own ranks are waiting in {@link #reported}. */
   private enum DrainEvents implements Command, NoSerializationVerificationNeeded {
-    INSTANCE
+    INSTANCE;
+
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onDrainEvents();
+    }
   }
 
-  /** An event of some of the node's own ranks, as the backend reported it. */
-  private record Reported(RankSet ranks, EventBody body) {}
+  /** Command {@code id}'s timeout expired. */
+  private record FlushCommand(long id) implements Command, NoSerializationVerificationNeeded {
 
-  private record FlushCommand(long id) implements Command, NoSerializationVerificationNeeded {}
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onFlushCommand(this);
+    }
+  }
 
+  /** The held events are due. */
   private enum FlushEvents implements Command, NoSerializationVerificationNeeded {
-    INSTANCE
+    INSTANCE;
+
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onFlushEvents();
+    }
   }
 
-  private record ChildLost(ChildLink child) implements Command, NoSerializationVerificationNeeded {}
+  /** A child the node watches stopped (a tree of one JVM). */
+  private record ChildLost(ChildLink child) implements Command, NoSerializationVerificationNeeded {
+
+    @Override
+    public void deliverTo(ServerNode node) {
+      node.onChildLost(this);
+    }
+  }
 
   /** Where the tree's actors run: their own dispatcher, one thread per core. */
   public static final DispatcherSelector DISPATCHER =
@@ -222,20 +281,6 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   public static final String REPLY_LOST =
       "no reply: it went up through a server that stopped (the rank is still there)";
 
-  private static final class Pending {
-    final RankSet dest;
-    final ReplyMerger merger;
-    int remaining;
-    Cancellable timer;
-    RankSet givenUp; // null until a rewiring gives up some ranks
-
-    Pending(RankSet dest, ReplyMerger merger, int remaining) {
-      this.dest = dest;
-      this.merger = merger;
-      this.remaining = remaining;
-    }
-  }
-
   private static final ChildLink[] NO_CHILDREN = new ChildLink[0];
 
   private final ActorContext<Command> context;
@@ -245,15 +290,10 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   private final NodeBackend backend;
   private final boolean watchesChildren;
   private final Misaddressed misaddressed;
+  private final ReportedEvents reported; // null for the root, which has no backend
+  private final PendingCommands pending = new PendingCommands(this::sendReplies);
 
-  /**
-   * The backend's events, queued by its threads; one {@link DrainEvents} message is under way
-   * whenever the queue may hold some, so that a burst of events costs one message.
-   */
-  private final Queue<Reported> reported = new ConcurrentLinkedQueue<>();
-
-  private final AtomicBoolean drainQueued = new AtomicBoolean();
-
+  // The routing slice: where replies go, and the children whose subtrees serve which ranks.
   private ActorRef<Up> parent;
   private ChildLink[] children = NO_CHILDREN;
   private RankSet lost = RankSet.empty();
@@ -265,10 +305,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
    */
   private long newestCommand = Long.MIN_VALUE;
 
-  private Map<Long, Pending> pending;
-  private ReplyMerger events;
-  private long
-      eventsOriginNanos; // System.nanoTime() when the held batch's first event was reported
+  private EventWindow events; // null until the first event
   private Cancellable eventsTimer;
   private boolean eventsFlushQueued;
 
@@ -289,13 +326,10 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     this.misaddressed = misaddressed;
     if (backend != null) {
       ActorRef<Command> self = context.getSelf();
-      backend.subscribe(
-          (ranks, body) -> {
-            reported.add(new Reported(ranks, body));
-            if (drainQueued.compareAndSet(false, true)) {
-              self.tell(DrainEvents.INSTANCE);
-            }
-          });
+      reported = new ReportedEvents(() -> self.tell(DrainEvents.INSTANCE));
+      backend.subscribe(reported);
+    } else {
+      reported = null;
     }
   }
 
@@ -396,39 +430,10 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
                 }));
   }
 
-  /**
-   * Counts the messages a node refused because they name another node as their recipient: copies of
-   * another node's messages, which over aeron-udp still open in this JVM. The first is logged, with
-   * the names escaped; the rest are counted and told when the node stops, so that a flood of copies
-   * cannot flood the log.
-   */
-  private static final class Misaddressed {
-    private long count;
-
-    /** Counts one; true for the first, which is to be logged. */
-    boolean first() {
-      return ++count == 1;
-    }
-
-    /** How many were refused. */
-    long count() {
-      return count;
-    }
-  }
-
   /** Refuses a {@code what} meant for {@code to}; returns {@code Behaviors.same()}. */
   private static <T> Behavior<T> refuse(
       ActorContext<?> context, Misaddressed misaddressed, String what, ActorRef<?> to) {
-    if (misaddressed.first()) {
-      context
-          .getLog()
-          .warn(
-              "refused {} meant for {} at {}: a copy of another node's message (later ones are"
-                  + " counted)",
-              what,
-              TerminalText.escape(to.path().toString()),
-              TerminalText.escape(context.getSelf().path().toString()));
-    }
+    misaddressed.refuse(context, what, to);
     return Behaviors.same();
   }
 
@@ -449,37 +454,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
 
   @Override
   public Behavior<Command> receive(TypedActorContext<Command> ctx, Command message) {
-    if (message instanceof Up up && !up.to().equals(context.getSelf())) {
-      refuse(context, misaddressed, kind(up), up.to());
-    } else if (message instanceof Execute m) {
-      onExecute(m);
-    } else if (message instanceof Replies m) {
-      onReplies(m);
-    } else if (message instanceof LocalReply m) {
-      onLocalReply(m);
-    } else if (message instanceof Events m) {
-      onEvents(m);
-    } else if (message instanceof DrainEvents) {
-      onDrainEvents();
-    } else if (message instanceof FlushCommand m) {
-      onFlushCommand(m);
-    } else if (message instanceof FlushEvents) {
-      onFlushEvents();
-    } else if (message instanceof RanksLost m) {
-      send(parent, m.forwardedTo(parent));
-    } else if (message instanceof ChildLost m) {
-      onChildLost(m);
-    } else if (message instanceof Rewire m) {
-      if (m.to().equals(context.getSelf())) {
-        onRewire(m);
-      } else {
-        refuse(context, misaddressed, "routing", m.to());
-      }
-    } else if (message instanceof Attach m && !m.to().equals(context.getSelf())) {
-      refuse(context, misaddressed, "routing", m.to());
-    } else if (message instanceof Attach) {
-      context.getLog().warn("ignoring a second Attach: this node is wired already");
-    }
+    message.deliverTo(this);
     return this;
   }
 
@@ -490,6 +465,65 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     }
     return this;
   }
+
+  // Routing: the node's place in the tree, given once (Attach) and changed by repairs (Rewire).
+
+  private void onAttach(Attach attach) {
+    if (!addressedHere(attach.to(), "routing")) {
+      return;
+    }
+    context.getLog().warn("ignoring a second Attach: this node is wired already");
+  }
+
+  private void onRewire(Rewire rewire) {
+    if (!addressedHere(rewire.to(), "routing")) {
+      return;
+    }
+    for (ChildLink old : children) {
+      // A child whose link changed was dead: what it still owed will not come.
+      if (!pending.isEmpty() && !rewire.children().contains(old)) {
+        pending.giveUp(
+            old.ranks(), rewire.lost(), lostBody(), CanonicalBytes.of(Protos.error(REPLY_LOST)));
+      }
+    }
+    parent = rewire.parent();
+    children = rewire.children().toArray(NO_CHILDREN);
+  }
+
+  private void onChildLost(ChildLost lostChild) {
+    ChildLink child = lostChild.child();
+    List<ChildLink> rest = new ArrayList<>(Arrays.asList(children));
+    if (!rest.remove(child)) {
+      return;
+    }
+    children = rest.toArray(NO_CHILDREN);
+    RankSet ranks = child.ranks();
+    lost = lost.union(ranks);
+    String reason = Protos.lostReason(child.ref().path().address().getHost());
+    context
+        .getLog()
+        .warn("ranks {} lost: {}", ranks, reason.isEmpty() ? "their server stopped" : reason);
+    pending.answerOwed(ranks, CanonicalBytes.of(Protos.rankLost(reason)));
+    send(parent, new RanksLost(parent, ranks, reason));
+  }
+
+  private void onRanksLost(RanksLost lostBelow) {
+    if (addressedHere(lostBelow.to(), "lost ranks")) {
+      send(parent, lostBelow.forwardedTo(parent));
+    }
+  }
+
+  /** True when {@code to} is this node; otherwise refuses the {@code what} and returns false. */
+  private boolean addressedHere(ActorRef<?> to, String what) {
+    if (to.equals(context.getSelf())) {
+      return true;
+    }
+    misaddressed.refuse(context, what, to);
+    return false;
+  }
+
+  // Commands: sent down to the children whose subtrees serve their ranks, run on the node's own
+  // ranks, and their replies gathered into one Replies per command (PendingCommands).
 
   private void onExecute(Execute command) {
     if (command.id() <= newestCommand) {
@@ -519,19 +553,18 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     if (expected == 0 && owed == 0) {
       // Nothing to wait for: answer at once, without a pending aggregation.
       if (!ready.isEmpty()) {
-        send(parent, new Replies(parent, command.id(), ready.drain()));
+        sendReplies(command.id(), ready.drain());
       }
       return;
     }
-    Pending p = new Pending(command.dest(), ready, expected + owed);
-    pending().put(command.id(), p);
-    if (command.timeoutMs() > 0) {
-      p.timer =
-          context.scheduleOnce(
-              Duration.ofMillis(command.timeoutMs()),
-              context.getSelf(),
-              new FlushCommand(command.id()));
-    }
+    Cancellable timer =
+        command.timeoutMs() == 0
+            ? null
+            : context.scheduleOnce(
+                Duration.ofMillis(command.timeoutMs()),
+                context.getSelf(),
+                new FlushCommand(command.id()));
+    pending.open(command.id(), command.dest(), ready, expected + owed, timer);
   }
 
   /**
@@ -542,7 +575,9 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
    * @return how many of {@code mine} did not answer yet
    */
   private int runHere(long id, RankSet mine, CommandBody body, ReplyMerger ready) {
-    ArrivingReplies arriving = new ArrivingReplies(id, ready, context.getSelf());
+    ActorRef<Command> self = context.getSelf();
+    ArrivingReplies arriving =
+        new ArrivingReplies(ready, (ranks, reply) -> self.tell(new LocalReply(id, ranks, reply)));
     try {
       backend.execute(mine, body, arriving);
     } catch (RuntimeException e) {
@@ -554,212 +589,51 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     return mine.size() - arriving.stopInline();
   }
 
-  /**
-   * Takes a command's answers from the backend: those given while {@code execute} runs are merged
-   * into the command's first batch, later ones are sent to the node as messages.
-   */
-  private static final class ArrivingReplies implements NodeBackend.ReplySink {
-    private final long id;
-    private final ReplyMerger ready;
-    private final ActorRef<Command> self;
-    private int inlineCount; // guarded by this
-    private boolean inline = true; // guarded by this
-
-    ArrivingReplies(long id, ReplyMerger ready, ActorRef<Command> self) {
-      this.id = id;
-      this.ready = ready;
-      this.self = self;
-    }
-
-    @Override
-    public synchronized void reply(RankSet ranks, ReplyBody body) {
-      if (inline) {
-        ready.add(ranks, body.bytes());
-        inlineCount += ranks.size();
-      } else {
-        self.tell(new LocalReply(id, ranks, body));
-      }
-    }
-
-    @Override
-    public synchronized void reply(int rank, ReplyBody body) {
-      if (inline) {
-        ready.add(rank, body.bytes());
-        inlineCount++;
-      } else {
-        self.tell(new LocalReply(id, RankSet.of(rank), body));
-      }
-    }
-
-    /** The ranks answered so far (and any the merger held before: none of the node's own). */
-    synchronized RankSet answered() {
-      return ready.ranks();
-    }
-
-    /** From now on answers are messages; returns how many ranks answered inline. */
-    synchronized int stopInline() {
-      inline = false;
-      return inlineCount;
-    }
-  }
-
   private void onLocalReply(LocalReply reply) {
     byte[] body = reply.body().bytes();
-    Pending p = pending == null ? null : pending.get(reply.id());
-    if (p == null) {
-      send(parent, new Replies(parent, reply.id(), List.of(new ReplyGroup(reply.ranks(), body))));
-    } else {
-      accept(reply.id(), p, reply.ranks(), body);
+    if (!pending.mergeOwn(reply.id(), reply.ranks(), body)) {
+      sendReplies(reply.id(), List.of(new ReplyGroup(reply.ranks(), body)));
     }
   }
 
   private void onReplies(Replies replies) {
-    Pending p = pending == null ? null : pending.get(replies.id());
-    if (p == null) {
-      // A straggler after a partial flush: it follows on its own.
-      send(parent, replies.forwardedTo(parent));
+    if (!addressedHere(replies.to(), "replies to command " + replies.id())) {
       return;
     }
-    for (ReplyGroup g : replies.groups()) {
-      RankSet ranks = p.givenUp == null ? g.ranks() : g.ranks().minus(p.givenUp);
-      if (!ranks.isEmpty()) {
-        p.merger.add(ranks, g.body());
-        p.remaining -= ranks.size();
-      }
+    if (!pending.mergeFromChild(replies.id(), replies.groups())) {
+      // A straggler after a partial flush: it follows on its own.
+      send(parent, replies.forwardedTo(parent));
     }
-    if (p.remaining <= 0) {
-      complete(replies.id(), p);
-    }
-  }
-
-  private void accept(long id, Pending p, RankSet ranks, byte[] body) {
-    p.merger.add(ranks, body);
-    p.remaining -= ranks.size();
-    if (p.remaining <= 0) {
-      complete(id, p);
-    }
-  }
-
-  private void complete(long id, Pending p) {
-    forget(id);
-    if (p.timer != null) {
-      p.timer.cancel();
-    }
-    send(parent, new Replies(parent, id, p.merger.drain()));
   }
 
   private void onFlushCommand(FlushCommand flush) {
-    Pending p = pending == null ? null : pending.get(flush.id());
-    if (p != null) {
-      forget(flush.id());
-      if (!p.merger.isEmpty()) {
-        send(parent, new Replies(parent, flush.id(), p.merger.drain()));
-      }
-    }
+    pending.flush(flush.id());
   }
 
-  /** Drops a pending command; an idle node keeps no map (a million idle nodes would). */
-  private void forget(long id) {
-    pending.remove(id);
-    if (pending.isEmpty()) {
-      pending = null;
-    }
+  private void sendReplies(long id, List<ReplyGroup> groups) {
+    send(parent, new Replies(parent, id, groups));
   }
 
-  private void onChildLost(ChildLost lostChild) {
-    ChildLink child = lostChild.child();
-    List<ChildLink> rest = new ArrayList<>(Arrays.asList(children));
-    if (!rest.remove(child)) {
-      return;
-    }
-    children = rest.toArray(NO_CHILDREN);
-    RankSet ranks = child.ranks();
-    lost = lost.union(ranks);
-    String reason = Protos.lostReason(child.ref().path().address().getHost());
-    context
-        .getLog()
-        .warn("ranks {} lost: {}", ranks, reason.isEmpty() ? "their server stopped" : reason);
-    if (pending != null) {
-      byte[] body = CanonicalBytes.of(Protos.rankLost(reason));
-      for (Map.Entry<Long, Pending> e : new ArrayList<>(pending.entrySet())) {
-        Pending p = e.getValue();
-        RankSet owed = p.dest.intersect(ranks).minus(p.merger.ranks());
-        if (!owed.isEmpty()) {
-          accept(e.getKey(), p, owed, body);
-        }
-      }
-    }
-    send(parent, new RanksLost(parent, ranks, reason));
-  }
-
-  private void onRewire(Rewire rewire) {
-    for (ChildLink old : children) {
-      // A child whose link changed was dead: what it still owed will not come.
-      if (pending != null && !rewire.children().contains(old)) {
-        giveUp(old.ranks(), rewire.lost());
-      }
-    }
-    parent = rewire.parent();
-    children = rewire.children().toArray(NO_CHILDREN);
-  }
-
-  /** Gives up the ranks of {@code range} that pending commands still await; see {@link Rewire}. */
-  private void giveUp(RankSet range, RankSet lost) {
-    byte[] lostBody = lostBody();
-    byte[] replyLost = CanonicalBytes.of(Protos.error(REPLY_LOST));
-    for (Map.Entry<Long, Pending> e : new ArrayList<>(pending.entrySet())) {
-      Pending p = e.getValue();
-      RankSet owed = p.dest.intersect(range).minus(p.merger.ranks());
-      if (owed.isEmpty()) {
-        continue;
-      }
-      p.givenUp = p.givenUp == null ? owed : p.givenUp.union(owed);
-      RankSet dead = owed.intersect(lost);
-      RankSet alive = owed.minus(lost);
-      if (!dead.isEmpty()) {
-        p.merger.add(dead, lostBody);
-      }
-      if (!alive.isEmpty()) {
-        p.merger.add(alive, replyLost);
-      }
-      p.remaining -= owed.size();
-      if (p.remaining <= 0) {
-        complete(e.getKey(), p);
-      }
-    }
-  }
+  // Unsolicited events: the node's own (from its backend) and its children's, held in a window.
 
   private void onDrainEvents() {
-    drainQueued.set(false);
-    List<ReplyGroup> groups = new ArrayList<>();
-    for (Reported r = reported.poll(); r != null; r = reported.poll()) {
-      groups.add(new ReplyGroup(r.ranks(), CanonicalBytes.of(r.body())));
-    }
+    List<ReplyGroup> groups = reported.drain();
     if (!groups.isEmpty()) {
       addEvents(groups, 0);
     }
   }
 
   private void onEvents(Events batch) {
-    addEvents(batch.groups(), batch.heldMs());
+    if (addressedHere(batch.to(), "events")) {
+      addEvents(batch.groups(), batch.heldMs());
+    }
   }
 
   private void addEvents(List<ReplyGroup> groups, long heldMs) {
-    long now = System.nanoTime();
-    long reported = now - TimeUnit.MILLISECONDS.toNanos(heldMs);
     if (events == null) {
-      events = new ReplyMerger(config.hasher());
+      events = new EventWindow(config);
     }
-    if (events.isEmpty() || reported - eventsOriginNanos < 0) {
-      eventsOriginNanos = reported;
-    }
-    events.addAll(groups);
-    // The root holds a batch for the whole window, counted from the first report, so that ranks
-    // reporting within a window of each other meet there; the nodes below hold it only a tenth
-    // of the window per level of their subtree, enough for their children's batches to reach
-    // them first. (A window at every node would start over for every late rank's report.)
-    long window = config.eventWindow().toNanos();
-    long wait = eventsOriginNanos + (node == 0 ? window : 0) + height() * (window / 10) - now;
+    long wait = events.add(groups, heldMs, node == 0, height(), System.nanoTime());
     if (wait <= 0) {
       // Due already: flush after the messages already in the mailbox, which may merge.
       if (!eventsFlushQueued) {
@@ -779,29 +653,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       eventsTimer = null;
     }
     if (events != null && !events.isEmpty()) {
-      long heldMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - eventsOriginNanos);
+      long heldMs = events.heldMs(System.nanoTime());
       send(parent, new Events(parent, events.drain(), heldMs));
-    }
-  }
-
-  private void onPostStop() {
-    if (misaddressed.count() > 1) {
-      context
-          .getLog()
-          .warn("refused {} messages meant for other nodes in all", misaddressed.count());
-    }
-    if (pending != null) {
-      pending
-          .values()
-          .forEach(
-              p -> {
-                if (p.timer != null) {
-                  p.timer.cancel();
-                }
-              });
-    }
-    if (backend != null) {
-      backend.close();
     }
   }
 
@@ -814,11 +667,12 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     return BinomialTree.height(node, end);
   }
 
-  private Map<Long, Pending> pending() {
-    if (pending == null) {
-      pending = new HashMap<>(4);
+  private void onPostStop() {
+    misaddressed.tellCount(context);
+    pending.cancelTimers();
+    if (backend != null) {
+      backend.close();
     }
-    return pending;
   }
 
   private static byte[] lostBody() {

@@ -88,18 +88,7 @@ public final class SimulatedDebugger implements Debugger {
   private static final Executor DIRECT = Runnable::run;
   private static final DebugEvent RESUMED = new DebugEvent.Resumed();
 
-  private static final byte NEW = 0;
-  private static final byte LOADED = 1;
-  private static final byte STOPPED = 2;
-  private static final byte SIGNALLED = 3;
-  private static final byte IN_RECV = 4;
-  private static final byte RUNNING = 5;
-  private static final byte HUNG = 6;
-  private static final byte CLOSED = 7;
-  private static final byte DETACHED = 8;
-
   private static final int THREAD_ID = 1;
-  private static final long STACK_BASE = 0x7fffffffe400L;
 
   private final int rank;
   private final int size;
@@ -117,7 +106,7 @@ public final class SimulatedDebugger implements Debugger {
   private int epoch;
 
   private int selectedFrame;
-  private byte state = NEW;
+  private RankState state = RankState.NEW;
 
   /** Why the debugger ended on its own ({@link #end}); null while it lives or after close. */
   private String endReason;
@@ -166,8 +155,8 @@ public final class SimulatedDebugger implements Debugger {
     return call(
         () -> {
           open();
-          if (state == NEW) {
-            state = LOADED;
+          if (state == RankState.NEW) {
+            state = RankState.LOADED;
           }
           return new ProgramInfo(spec.program(), true);
         });
@@ -179,7 +168,7 @@ public final class SimulatedDebugger implements Debugger {
     return call(
         () -> {
           open();
-          if (state == NEW) {
+          if (state == RankState.NEW) {
             throw new DebuggerException(
                 "No executable file specified.\nUse the \"file\" or \"exec-file\" command.");
           }
@@ -209,7 +198,7 @@ public final class SimulatedDebugger implements Debugger {
     return call(
         () -> {
           requireStopped();
-          if (state == STOPPED && kind == StepKind.RETURN && effectiveLevel() == 0) {
+          if (state == RankState.STOPPED && kind == StepKind.RETURN && effectiveLevel() == 0) {
             throw new DebuggerException("\"finish\" not meaningful in the outermost frame.");
           }
           if (leaveSpecialStop()) {
@@ -250,12 +239,12 @@ public final class SimulatedDebugger implements Debugger {
     return call(
         () -> {
           requireLive();
-          if (state == HUNG) {
+          if (state == RankState.HUNG) {
             int e = ++epoch;
             Frame frame = path().recvStack().get(0);
             deliver(
                 e,
-                IN_RECV,
+                RankState.IN_RECV,
                 new DebugEvent.Stopped(StopReason.INTERRUPTED, "", frame, THREAD_ID, 0));
           }
           return null;
@@ -269,9 +258,9 @@ public final class SimulatedDebugger implements Debugger {
         () -> {
           requireLive();
           int e = ++epoch;
-          state = LOADED;
+          state = RankState.LOADED;
           pos = 0;
-          deliver(e, LOADED, DebugEvent.Exited.bySignal("SIGKILL"));
+          deliver(e, RankState.LOADED, DebugEvent.Exited.bySignal("SIGKILL"));
           return null;
         });
   }
@@ -282,11 +271,11 @@ public final class SimulatedDebugger implements Debugger {
     return call(
         () -> {
           requireSymbols();
-          Bp b = new Bp();
+          SimulatedBreakpoint b = new SimulatedBreakpoint();
           if (spec.location() instanceof Location.Function f) {
-            resolveFunction(b, f.name());
+            b.resolveFunction(program, f.name());
           } else {
-            resolveLine(b, (Location.Line) spec.location());
+            b.resolveLine(program, (Location.Line) spec.location());
           }
           Extras x = extras();
           b.id = x.nextId++;
@@ -310,7 +299,7 @@ public final class SimulatedDebugger implements Debugger {
           requireSymbols();
           evaluateNow(expression);
           Extras x = extras();
-          Bp b = new Bp();
+          SimulatedBreakpoint b = new SimulatedBreakpoint();
           b.id = x.nextId++;
           b.kind =
               switch (kind) {
@@ -356,7 +345,7 @@ public final class SimulatedDebugger implements Debugger {
             return List.of();
           }
           List<Breakpoint> out = new ArrayList<>(extras.breakpoints.size());
-          for (Bp b : extras.breakpoints) {
+          for (SimulatedBreakpoint b : extras.breakpoints) {
             out.add(b.toBreakpoint(program));
           }
           return List.copyOf(out);
@@ -412,12 +401,13 @@ public final class SimulatedDebugger implements Debugger {
     return call(
         () -> {
           open();
-          if (state == NEW) {
+          if (state == RankState.NEW) {
             throw new DebuggerException("No symbol table is loaded.  Use the \"file\" command.");
           }
           List<Value> out = new ArrayList<>(program.globals().size());
+          SimulatedScope scope = scope();
           for (String name : program.globals()) {
-            Value v = global(name);
+            Value v = scope.global(name);
             out.add(Value.scalar(v.name(), v.type(), v.kind(), v.size(), v.text()));
           }
           return out;
@@ -531,8 +521,9 @@ public final class SimulatedDebugger implements Debugger {
         () -> {
           long a = accessibleAddress(address, count);
           byte[] out = new byte[count];
+          SimulatedScope scope = scope();
           for (int i = 0; i < count; i++) {
-            out[i] = memoryByte(a + i);
+            out[i] = scope.memoryByte(a + i);
           }
           if (extras != null && extras.writes != null) {
             for (MemoryWrite w : extras.writes) {
@@ -582,7 +573,7 @@ public final class SimulatedDebugger implements Debugger {
         () -> {
           requireLive();
           epoch++;
-          state = DETACHED;
+          state = RankState.DETACHED;
           extras = null;
           return null;
         });
@@ -591,7 +582,7 @@ public final class SimulatedDebugger implements Debugger {
   /** Ends the process without an event; idempotent. */
   @Override
   public void close() {
-    state = CLOSED;
+    state = RankState.CLOSED;
     epoch++;
     extras = null;
   }
@@ -622,9 +613,9 @@ public final class SimulatedDebugger implements Debugger {
     DebugEvent out = output == null ? null : new DebugEvent.Output(output);
     SimulatedProgram.Path path = path();
     if (program.hangs(rank)) {
-      state = HUNG;
+      state = RankState.HUNG;
       pos = path.mpiCallPosition(0);
-      deliver(e, HUNG, resumed, out);
+      deliver(e, RankState.HUNG, resumed, out);
       return;
     }
     int end = program.positions();
@@ -643,10 +634,11 @@ public final class SimulatedDebugger implements Debugger {
     }
     int breakpointId = 0;
     if (extras != null && !extras.breakpoints.isEmpty()) {
+      LineCrossings crossings = new LineCrossings(program, path);
       int hit = Integer.MAX_VALUE;
-      for (Bp b : extras.breakpoints) {
+      for (SimulatedBreakpoint b : extras.breakpoints) {
         if (b.enabled && b.kind == Breakpoint.Kind.BREAKPOINT) {
-          hit = Math.min(hit, stoppingOccurrence(path, b, first));
+          hit = Math.min(hit, crossings.stoppingOccurrence(b.line, b.ignore, first));
         }
       }
       if (hit <= stop) {
@@ -654,13 +646,13 @@ public final class SimulatedDebugger implements Debugger {
         why = StopReason.BREAKPOINT_HIT;
         signal = "";
       }
-      List<Bp> passed = extras.breakpoints;
+      List<SimulatedBreakpoint> passed = extras.breakpoints;
       for (int i = 0; i < passed.size(); i++) {
-        Bp b = passed.get(i);
+        SimulatedBreakpoint b = passed.get(i);
         if (!b.enabled || b.kind != Breakpoint.Kind.BREAKPOINT) {
           continue;
         }
-        int count = occurrences(path, b.line, first, Math.min(stop, end - 1));
+        int count = crossings.occurrences(b.line, first, Math.min(stop, end - 1));
         b.hits += count;
         boolean stopsHere = why == StopReason.BREAKPOINT_HIT && count > b.ignore;
         b.ignore = Math.max(0, b.ignore - count);
@@ -674,15 +666,15 @@ public final class SimulatedDebugger implements Debugger {
         }
       }
     }
-    state = RUNNING;
+    state = RankState.RUNNING;
     if (stop >= end) {
       pos = 0;
-      deliver(e, LOADED, resumed, out, DebugEvent.Exited.withCode(program.exitCode()));
+      deliver(e, RankState.LOADED, resumed, out, DebugEvent.Exited.withCode(program.exitCode()));
       return;
     }
     pos = stop;
     Frame frame = path.stack(stop).get(0);
-    byte after = why == StopReason.SIGNAL_RECEIVED ? SIGNALLED : STOPPED;
+    RankState after = why == StopReason.SIGNAL_RECEIVED ? RankState.SIGNALLED : RankState.STOPPED;
     deliver(
         e,
         after,
@@ -697,29 +689,29 @@ public final class SimulatedDebugger implements Debugger {
    */
   private boolean leaveSpecialStop() {
     DebugEvent resumed = program.resumedEvents() ? RESUMED : null;
-    if (state == SIGNALLED) {
+    if (state == RankState.SIGNALLED) {
       int e = ++epoch;
-      state = RUNNING;
+      state = RankState.RUNNING;
       pos = 0;
       String signal = program.crashSignalOrNull(rank);
-      deliver(e, LOADED, resumed, DebugEvent.Exited.bySignal(signal));
+      deliver(e, RankState.LOADED, resumed, DebugEvent.Exited.bySignal(signal));
       return true;
     }
-    if (state == IN_RECV) {
+    if (state == RankState.IN_RECV) {
       int e = ++epoch;
-      state = HUNG;
+      state = RankState.HUNG;
       selectedFrame = 0;
-      deliver(e, HUNG, resumed);
+      deliver(e, RankState.HUNG, resumed);
       return true;
     }
     return false;
   }
 
   /** Runs the events of execution request {@code e} on the executor, unless it became stale. */
-  private void deliver(int e, byte after, DebugEvent... events) {
+  private void deliver(int e, RankState after, DebugEvent... events) {
     executor.execute(
         () -> {
-          if (epoch != e || state == CLOSED || state == DETACHED) {
+          if (epoch != e || state == RankState.CLOSED || state == RankState.DETACHED) {
             return;
           }
           state = after;
@@ -736,107 +728,11 @@ public final class SimulatedDebugger implements Debugger {
     return path().levelAt(pos) - selectedFrame;
   }
 
-  /** The position where a breakpoint stops after its ignore count, at or after {@code first}. */
-  private int stoppingOccurrence(SimulatedProgram.Path path, Bp b, int first) {
-    int start = firstPosition(path, b.line);
-    if (start < 0) {
-      return Integer.MAX_VALUE;
-    }
-    int stride = stride(path, b.line);
-    if (stride == 0) {
-      return start >= first && b.ignore == 0 ? start : Integer.MAX_VALUE;
-    }
-    long k = first <= start ? 0 : ceilDiv(first - start, stride);
-    k += b.ignore;
-    return k < program.iterations() ? (int) (start + k * stride) : Integer.MAX_VALUE;
-  }
-
-  /** How many times the process passes a line at positions {@code a..b}. */
-  private int occurrences(SimulatedProgram.Path path, int line, int a, int b) {
-    int start = firstPosition(path, line);
-    if (start < 0 || b < a) {
-      return 0;
-    }
-    int stride = stride(path, line);
-    if (stride == 0) {
-      return start >= a && start <= b ? 1 : 0;
-    }
-    long kMin = a <= start ? 0 : ceilDiv(a - start, stride);
-    long kMax = b < start ? -1 : Math.min((b - start) / stride, program.iterations() - 1L);
-    return (int) Math.max(0, kMax - kMin + 1);
-  }
-
-  private static long ceilDiv(long x, long y) {
-    return -Math.floorDiv(-x, y);
-  }
-
-  /** The first position at a line, or -1 when the path never passes it. */
-  private int firstPosition(SimulatedProgram.Path path, int line) {
-    if (line <= 0) {
-      return -1;
-    }
-    Integer slot = path.bodySlotOfLine.get(line);
-    if (slot != null) {
-      return SimulatedProgram.PROLOGUE + slot;
-    }
-    for (int s = 0; s < SimulatedProgram.PROLOGUE; s++) {
-      if (path.line[s] == line) {
-        return s;
-      }
-    }
-    int body = program.bodyLength();
-    for (int j = 0; j < SimulatedProgram.EPILOGUE; j++) {
-      if (path.line[SimulatedProgram.PROLOGUE + body + j] == line) {
-        return SimulatedProgram.PROLOGUE + program.iterations() * body + j;
-      }
-    }
-    return -1;
-  }
-
-  /** The distance between two passes of a line: one loop body inside the loop, 0 outside. */
-  private int stride(SimulatedProgram.Path path, int line) {
-    return path.bodySlotOfLine.containsKey(line) ? program.bodyLength() : 0;
-  }
-
   // ---- breakpoints ----
 
-  private void resolveFunction(Bp b, String name) {
-    int f = program.functionIndex(name);
-    if (f >= 0) {
-      b.function = f;
-      b.line = program.headerLine(f) + 1;
-    } else if (name.equals(SimulatedProgram.RECV_FUNCTION)) {
-      b.function = -1;
-      b.line = 0;
-      b.expression = name;
-    } else {
-      throw new DebuggerException("Function \"" + name + "\" not defined.");
-    }
-  }
-
-  private void resolveLine(Bp b, Location.Line l) {
-    String file = l.file();
-    if (!file.equals(SimulatedProgram.FILE) && !file.endsWith("/" + SimulatedProgram.FILE)) {
-      throw new DebuggerException("No source file named " + file + ".");
-    }
-    int line = Math.max(l.line(), SimulatedProgram.FIRST_LINE);
-    int f = (line - SimulatedProgram.FIRST_LINE) / SimulatedProgram.FUNCTION_LINES;
-    int offset = (line - SimulatedProgram.FIRST_LINE) % SimulatedProgram.FUNCTION_LINES;
-    if (offset > program.codeLines(f)) {
-      f++;
-      offset = 1;
-    }
-    if (f >= program.functionCount()) {
-      throw new DebuggerException(
-          "No line " + l.line() + " in file \"" + SimulatedProgram.FILE + "\".");
-    }
-    b.function = f;
-    b.line = program.headerLine(f) + Math.max(offset, 1);
-  }
-
-  private Bp breakpoint(int id) {
+  private SimulatedBreakpoint breakpoint(int id) {
     if (extras != null) {
-      for (Bp b : extras.breakpoints) {
+      for (SimulatedBreakpoint b : extras.breakpoints) {
         if (b.id == id) {
           return b;
         }
@@ -862,220 +758,41 @@ public final class SimulatedDebugger implements Debugger {
   }
 
   private ThreadInfo thread() {
-    boolean stopped = state == STOPPED || state == SIGNALLED || state == IN_RECV;
+    boolean stopped = state.stopped();
     String target = "Thread 0x7ffff7d8a740 (LWP " + (10000 + rank) + ")";
     return new ThreadInfo(
         THREAD_ID, target, "sim", stopped, stopped ? stack().get(0) : Frame.UNKNOWN);
   }
 
-  /** The function of the selected frame and its level in the call path (0 = main). */
+  /** The locals ({@code arguments} false) or the arguments of the selected frame. */
   private List<Value> frameVariables(boolean arguments) {
-    if (state == LOADED || state == NEW) {
+    if (state == RankState.LOADED || state == RankState.NEW) {
       throw new DebuggerException("No frame selected.");
     }
-    List<Frame> stack = stack();
-    Frame frame = stack.get(selectedFrame);
-    if (frame.function().equals(SimulatedProgram.RECV_FUNCTION)) {
-      throw new DebuggerException("No symbol table info available.");
-    }
-    int level = stack.size() - 1 - selectedFrame;
-    List<Value> out = new ArrayList<>(2);
-    switch (frame.function()) {
-      case "main" -> {
-        if (arguments) {
-          out.add(Value.scalar("argc", "int", Value.Kind.INTEGER, 4, "1"));
-          out.add(Value.scalar("argv", "char **", Value.Kind.POINTER, 8, "0x7fffffffe5d8"));
-        } else {
-          out.add(Value.scalar("rc", "int", Value.Kind.INTEGER, 4, "0"));
-        }
-      }
-      case "solver_loop" ->
-          out.add(
-              arguments
-                  ? intValue("n", program.iterations())
-                  : intValue("i", program.iterationAt(pos)));
-      default -> out.add(arguments ? intValue("level", level) : intValue("tmp", rank + level));
-    }
-    return List.copyOf(out);
-  }
-
-  /** The frame variable of the selected frame with this name, or null. */
-  private Value frameVariable(String name) {
-    if (state != STOPPED && state != SIGNALLED && state != IN_RECV) {
-      return null;
-    }
-    Frame frame = stack().get(selectedFrame);
-    if (frame.function().equals(SimulatedProgram.RECV_FUNCTION)) {
-      return null;
-    }
-    for (Value v : frameVariables(false)) {
-      if (v.name().equals(name)) {
-        return v;
-      }
-    }
-    for (Value v : frameVariables(true)) {
-      if (v.name().equals(name)) {
-        return v;
-      }
-    }
-    return null;
+    stack();
+    return scope().frameVariables(arguments);
   }
 
   private Value evaluateNow(String expression) {
     open();
-    if (state == NEW) {
+    if (state == RankState.NEW) {
       throw new DebuggerException("No symbol table is loaded.  Use the \"file\" command.");
     }
-    if (state == RUNNING || state == HUNG) {
+    if (state.running()) {
       throw new DebuggerException("Selected thread is running.");
     }
-    String e = expression.strip();
-    if (e.isEmpty()) {
-      throw new DebuggerException("Argument required (expression to compute).");
-    }
-    if (e.charAt(0) == '&') {
-      String name = e.substring(1).strip();
-      Value v = lookup(name);
-      long address = program.globalAddress(name);
-      if (address < 0) {
-        address = STACK_BASE + 0x10L * (name.hashCode() & 0xf);
-      }
-      String type =
-          v.type().endsWith("]") ? v.type().replaceFirst(" \\[", " (*)[") : v.type() + " *";
-      String text = "(" + type + ") 0x" + Long.toHexString(address) + " <" + name + ">";
-      return new Value(e, type, Value.Kind.POINTER, 8, text, 1, List.of());
-    }
-    if (Character.isDigit(e.charAt(0))) {
-      if (!e.chars().allMatch(Character::isDigit)) {
-        throw new DebuggerException("Invalid number \"" + e + "\".");
-      }
-      if (e.length() > 18) {
-        throw new DebuggerException("Numeric constant too large.");
-      }
-      return Value.scalar(e, "int", Value.Kind.INTEGER, 4, Long.toString(Long.parseLong(e)));
-    }
-    int end = 0;
-    while (end < e.length() && (Character.isLetterOrDigit(e.charAt(end)) || e.charAt(end) == '_')) {
-      end++;
-    }
-    if (end == 0) {
-      throw syntaxError(e);
-    }
-    Value base = lookup(e.substring(0, end));
-    String rest = e.substring(end).strip();
-    Value result;
-    if (rest.isEmpty()) {
-      result = base;
-    } else if (rest.startsWith(".") && isIdentifier(rest.substring(1).strip())) {
-      String field = rest.substring(1).strip();
-      if (base.kind() != Value.Kind.STRUCT) {
-        throw new DebuggerException(
-            "Attempt to extract a component of a value that is not a structure.");
-      }
-      result =
-          base.child(field)
-              .orElseThrow(() -> new DebuggerException("There is no member named " + field + "."));
-    } else if (rest.startsWith("[") && rest.endsWith("]")) {
-      String index = rest.substring(1, rest.length() - 1).strip();
-      if (index.isEmpty() || !index.chars().allMatch(Character::isDigit) || index.length() > 9) {
-        throw syntaxError(rest);
-      }
-      if (base.kind() != Value.Kind.ARRAY) {
-        throw new DebuggerException("cannot subscript something of type `" + base.type() + "'");
-      }
-      result =
-          base.child(Integer.toString(Integer.parseInt(index)))
-              .orElseThrow(() -> new DebuggerException("no such vector element"));
-    } else {
-      throw syntaxError(rest);
-    }
-    return new Value(
-        e,
-        result.type(),
-        result.kind(),
-        result.size(),
-        result.text(),
-        result.childCount(),
-        result.children());
+    return scope().evaluate(expression);
   }
 
-  private static boolean isIdentifier(String s) {
-    if (s.isEmpty() || !(Character.isLetter(s.charAt(0)) || s.charAt(0) == '_')) {
-      return false;
+  /** What expressions see now: the globals, the selected frame of a stopped process. */
+  private SimulatedScope scope() {
+    int iteration = state.live() ? program.iterationAt(pos) : 0;
+    if (!state.stopped()) {
+      return new SimulatedScope(program, rank, size, iteration, null, 0);
     }
-    return s.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '_');
-  }
-
-  private static DebuggerException syntaxError(String near) {
-    return new DebuggerException("A syntax error in expression, near `" + near + "'.");
-  }
-
-  /** A variable by name: the selected frame's first, then the globals. */
-  private Value lookup(String name) {
-    Value v = frameVariable(name);
-    return v != null ? v : global(name);
-  }
-
-  /** A global by name, with its children. */
-  private Value global(String name) {
-    int iteration = isLive() ? program.iterationAt(pos) : 0;
-    switch (name) {
-      case "rank":
-        return intValue(name, rank);
-      case "size":
-        return intValue(name, size);
-      case "iteration":
-        return intValue(name, iteration);
-      case "x":
-        return intValue(name, 42);
-      case "distinct":
-        return intValue(name, rank * 7L + 1);
-      case "residual":
-        return residual(name, iteration);
-      case "state":
-        {
-          Value r = intValue("rank", rank);
-          Value i = intValue("iteration", iteration);
-          Value d = residual("residual", iteration);
-          String text =
-              "{rank = "
-                  + r.text()
-                  + ", iteration = "
-                  + i.text()
-                  + ", residual = "
-                  + d.text()
-                  + "}";
-          return new Value(
-              name, "struct sim_state", Value.Kind.STRUCT, 16, text, 3, List.of(r, i, d));
-        }
-      case "arr":
-        {
-          List<Value> elements = new ArrayList<>(4);
-          for (int k = 0; k < 4; k++) {
-            elements.add(
-                Value.scalar(Integer.toString(k), "int", Value.Kind.INTEGER, 4, "" + (k + 1)));
-          }
-          return new Value(name, "int [4]", Value.Kind.ARRAY, 16, "{1, 2, 3, 4}", 4, elements);
-        }
-      default:
-        Long custom = program.variable(name);
-        if (custom != null) {
-          return intValue(name, custom);
-        }
-        throw new DebuggerException("No symbol \"" + name + "\" in current context.");
-    }
-  }
-
-  private Value intValue(String name, long value) {
-    String different = program.differentValue(name, rank);
-    String text = different != null ? different : Long.toString(value);
-    return Value.scalar(name, "int", Value.Kind.INTEGER, 4, text);
-  }
-
-  private static Value residual(String name, int iteration) {
-    double d = 1.0 / (iteration + 1);
-    String text = d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
-    return Value.scalar(name, "double", Value.Kind.FLOAT, 8, text);
+    List<Frame> stack = stack();
+    return new SimulatedScope(
+        program, rank, size, iteration, stack.get(selectedFrame), stack.size() - 1 - selectedFrame);
   }
 
   // ---- memory ----
@@ -1085,51 +802,14 @@ public final class SimulatedDebugger implements Debugger {
     if (count < 0) {
       throw new DebuggerException("Invalid number of bytes: " + count);
     }
-    if (state == RUNNING || state == HUNG) {
+    if (state.running()) {
       throw new DebuggerException("Selected thread is running.");
     }
-    String e = expression.strip();
-    long address;
-    if (e.startsWith("&") && isIdentifier(e.substring(1).strip())) {
-      String name = e.substring(1).strip();
-      lookup(name);
-      address = program.globalAddress(name);
-      if (address < 0) {
-        address = STACK_BASE + 0x10L * (name.hashCode() & 0xf);
-      }
-    } else {
-      try {
-        address =
-            e.startsWith("0x") || e.startsWith("0X")
-                ? Long.parseUnsignedLong(e.substring(2), 16)
-                : Long.parseLong(e);
-      } catch (NumberFormatException ex) {
-        if (isIdentifier(e)) {
-          lookup(e);
-        }
-        throw syntaxError(e);
-      }
-    }
+    long address = scope().address(expression);
     if (!isLive() || address < 0x1000) {
       throw new DebuggerException("Cannot access memory at address 0x" + Long.toHexString(address));
     }
     return address;
-  }
-
-  private byte memoryByte(long a) {
-    for (String name : SimulatedProgram.INT_GLOBALS) {
-      long start = program.globalAddress(name);
-      if (a >= start && a < start + 4) {
-        long value;
-        try {
-          value = Long.parseLong(lookup(name).text());
-        } catch (NumberFormatException e) {
-          value = 0;
-        }
-        return (byte) (value >> (8 * (a - start)));
-      }
-    }
-    return (byte) (a ^ (a >> 8) ^ rank);
   }
 
   // ---- cli ----
@@ -1181,48 +861,7 @@ public final class SimulatedDebugger implements Debugger {
   }
 
   private String breakpointTable() {
-    if (extras == null || extras.breakpoints.isEmpty()) {
-      return "No breakpoints or watchpoints.\n";
-    }
-    StringBuilder out =
-        new StringBuilder("Num     Type           Disp Enb Address            What\n");
-    for (Bp b : extras.breakpoints) {
-      Breakpoint r = b.toBreakpoint(program);
-      String type =
-          switch (r.kind()) {
-            case BREAKPOINT -> "breakpoint";
-            case WATCHPOINT -> "hw watchpoint";
-            case READ_WATCHPOINT -> "read watchpoint";
-            case ACCESS_WATCHPOINT -> "acc watchpoint";
-            case OTHER -> "other";
-          };
-      String address =
-          b.line > 0 ? String.format("0x%016x", SimulatedProgram.TEXT_BASE + 0x10L * b.line) : "";
-      String what = b.line > 0 ? "in " + r.location() : r.location();
-      out.append(
-          String.format(
-              "%-7d %-14s %-4s %-3s %-18s %s\n",
-              r.id(),
-              type,
-              r.temporary() ? "del" : "keep",
-              r.enabled() ? "y" : "n",
-              address,
-              what));
-      if (!r.condition().isEmpty()) {
-        out.append("\tstop only if ").append(r.condition()).append('\n');
-      }
-      if (r.hits() > 0) {
-        out.append("\tbreakpoint already hit ")
-            .append(r.hits())
-            .append(r.hits() == 1 ? " time\n" : " times\n");
-      }
-      if (r.ignoreCount() > 0) {
-        out.append("\tWill ignore next ")
-            .append(r.ignoreCount())
-            .append(" crossings of breakpoint.\n");
-      }
-    }
-    return out.toString();
+    return SimulatedBreakpoint.table(program, extras == null ? List.of() : extras.breakpoints);
   }
 
   // ---- state checks ----
@@ -1232,11 +871,11 @@ public final class SimulatedDebugger implements Debugger {
   }
 
   private boolean isLive() {
-    return state >= STOPPED && state <= HUNG;
+    return state.live();
   }
 
   private void open() {
-    if (state == CLOSED) {
+    if (state == RankState.CLOSED) {
       throw closedException();
     }
   }
@@ -1247,7 +886,7 @@ public final class SimulatedDebugger implements Debugger {
 
   private void requireSymbols() {
     open();
-    if (state == NEW) {
+    if (state == RankState.NEW) {
       throw new DebuggerException("No symbol table is loaded.  Use the \"file\" command.");
     }
   }
@@ -1261,7 +900,7 @@ public final class SimulatedDebugger implements Debugger {
 
   private void requireStopped() {
     requireLive();
-    if (state == RUNNING || state == HUNG) {
+    if (state.running()) {
       throw new DebuggerException(
           "Cannot execute this command while the selected thread is running.");
     }
@@ -1279,7 +918,7 @@ public final class SimulatedDebugger implements Debugger {
    * #detach}, fails with {@link Debugger#DETACHED} without asking.
    */
   private <T> CompletableFuture<T> call(Supplier<T> request) {
-    if (state == DETACHED) {
+    if (state == RankState.DETACHED) {
       return CompletableFuture.failedFuture(new DebuggerException(Debugger.DETACHED));
     }
     try {
@@ -1291,51 +930,11 @@ public final class SimulatedDebugger implements Debugger {
 
   /** What a rank allocates only when it uses breakpoints, signal handling or memory writes. */
   private static final class Extras {
-    final List<Bp> breakpoints = new ArrayList<>(2);
+    final List<SimulatedBreakpoint> breakpoints = new ArrayList<>(2);
     int nextId = 1;
     SignalInfo[] signals;
     List<MemoryWrite> writes;
   }
 
   private record MemoryWrite(long address, byte[] bytes) {}
-
-  /** A breakpoint or watchpoint as this rank holds it (mutable: hits, ignore count, enabled). */
-  private static final class Bp {
-    int id;
-    Breakpoint.Kind kind;
-
-    /** The function index, -1 for a watchpoint or a library function. */
-    int function;
-
-    /** The source line the breakpoint stops at, 0 for none. */
-    int line;
-
-    /** The watched expression, or the library function's name. */
-    String expression;
-
-    boolean enabled;
-    boolean temporary;
-    String condition;
-    int ignore;
-    int hits;
-
-    Breakpoint toBreakpoint(SimulatedProgram program) {
-      boolean source = line > 0;
-      String location =
-          source
-              ? program.function(function) + " at " + SimulatedProgram.FILE + ":" + line
-              : expression;
-      return new Breakpoint(
-          id,
-          kind,
-          location,
-          source ? SimulatedProgram.FILE : "",
-          line,
-          enabled,
-          temporary,
-          condition,
-          ignore,
-          hits);
-    }
-  }
 }

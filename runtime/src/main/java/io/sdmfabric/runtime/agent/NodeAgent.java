@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime.agent;
 
+import io.sdmfabric.master.RegistrationProof;
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
@@ -165,7 +166,8 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
   private void register(RankSet ranks) {
     counter++;
     byte[] proof =
-        Rendezvous.proof(secret, nonce, name, counter, resolver.toSerializationFormat(node), ranks);
+        RegistrationProof.of(
+            secret, nonce, name, counter, resolver.toSerializationFormat(node), ranks);
     rendezvous.tell(new Rendezvous.Register(name, node, ranks, counter, proof));
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.typesafe.config.ConfigFactory;
+import io.sdmfabric.master.RegistrationProof;
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
@@ -41,7 +42,7 @@ class NodeAgentTest {
   }
 
   private static byte[] nonce() {
-    byte[] nonce = new byte[Rendezvous.NONCE_BYTES];
+    byte[] nonce = new byte[RegistrationProof.NONCE_BYTES];
     RANDOM.nextBytes(nonce);
     return nonce;
   }
@@ -95,6 +96,6 @@ class NodeAgentTest {
     assertEquals(RankSet.of(3), r.ranks());
     String node = ActorRefResolver.get(testKit.system()).toSerializationFormat(r.node());
     assertArrayEquals(
-        Rendezvous.proof(secret, own, r.agent(), r.counter(), node, r.ranks()), r.proof());
+        RegistrationProof.of(secret, own, r.agent(), r.counter(), node, r.ranks()), r.proof());
   }
 }
