@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sdmfabric.model.DebuggerException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class RankBreakpointsTest {
   private final RankBreakpoints rank = new RankBreakpoints(3, "i3");
@@ -33,11 +35,20 @@ class RankBreakpointsTest {
   }
 
   @Test
-  void theConditionNamesTheRanksProgramAndTheUserSeesOnlyTheirs() {
+  void theConditionNamesTheRanksProgramBeforeTheUsers() {
     assertEquals("$_inferior == 3", rank.condition(""));
     assertEquals("$_inferior == 3 && (x > 1)", rank.condition("x > 1"));
-    assertEquals("", rank.userCondition("$_inferior == 3"));
-    assertEquals("x > 1", rank.userCondition("$_inferior == 3 && (x > 1)"));
-    assertEquals("$_inferior == 4", rank.userCondition("$_inferior == 4"));
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "$_inferior == 3 | ''",
+        "$_inferior == 3 && (x > 1) | x > 1",
+        "$_inferior == 4 | $_inferior == 4"
+      })
+  void theUserSeesOnlyTheirOwnCondition(String gdbs, String users) {
+    assertEquals(users, rank.userCondition(gdbs));
   }
 }
