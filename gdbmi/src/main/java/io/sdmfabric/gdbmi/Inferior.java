@@ -10,9 +10,9 @@ import java.util.OptionalInt;
 /**
  * One program of a gdb that may run several ({@link SharedGdb}), as its rank sees it: gdb numbers
  * threads and breakpoints across all its programs, a rank numbers its own from 1, as a gdb of its
- * own would, so that equal ranks answer equally and their replies merge. It also holds the rank's
- * selected thread and frame, which every command names ({@code --thread}, {@code --frame}), since
- * gdb's own selection is shared by its programs.
+ * own would, so that equal ranks answer equally and their replies merge (its breakpoints: {@link
+ * RankBreakpoints}). It also holds the rank's selected thread and frame, which every command names
+ * ({@code --thread}, {@code --frame}), since gdb's own selection is shared by its programs.
  *
  * <p>Thread-safe: the delivery thread of gdb's records and callers of the debugger both use it.
  */
@@ -27,16 +27,20 @@ final class Inferior {
   private final List<Integer> threads = new ArrayList<>();
 
   private final Map<Integer, Integer> liveThreads = new HashMap<>(); // global id -> own number
-  private final Map<Integer, Integer> breakpoints = new HashMap<>(); // own id -> gdb's number
-  private final Map<Integer, Integer> ownBreakpoints = new HashMap<>(); // gdb's number -> own id
-  private final Map<Integer, Integer> hits = new HashMap<>(); // own id -> times the rank stopped
-  private int nextBreakpoint = 1;
   private int selectedThread; // global id; 0: none
   private int selectedFrame;
+
+  private final RankBreakpoints breakpoints;
 
   Inferior(int number) {
     this.number = number;
     this.group = "i" + number;
+    this.breakpoints = new RankBreakpoints(number, group);
+  }
+
+  /** The rank's breakpoints, by its own ids and by gdb's numbers. */
+  RankBreakpoints breakpoints() {
+    return breakpoints;
   }
 
   /** The thread group's id, e.g. {@code i2}. */
@@ -47,11 +51,6 @@ final class Inferior {
   /** gdb's number of the inferior, as {@code $_inferior} has it. */
   int number() {
     return number;
-  }
-
-  /** The condition that holds only in this program: a breakpoint's own. */
-  String onlyHere() {
-    return "$_inferior == " + number;
   }
 
   synchronized void threadCreated(int global) {
@@ -118,90 +117,27 @@ final class Inferior {
   }
 
   /**
-   * {@code operation} with this rank's context: its selected thread and frame when it has one, its
-   * thread group otherwise.
+   * This rank's context: its selected thread and frame when it has one, its thread group otherwise.
    */
-  synchronized MiCommand here(String operation) {
-    MiCommand c = MiCommand.of(operation);
+  synchronized MiScope here() {
     if (selectedThread == 0 && !liveThreads.isEmpty()) {
       selectedThread = mainThread().getAsInt();
       selectedFrame = 0;
     }
     if (selectedThread != 0) {
-      return c.option("--thread").param(selectedThread).option("--frame").param(selectedFrame);
+      return MiScope.frame(selectedThread, selectedFrame);
     }
-    return c.option("--thread-group").param(group);
+    return whole();
   }
 
-  /** {@code operation} for the rank's selected thread, without a frame (an execution command). */
-  synchronized MiCommand onThread(String operation) {
-    MiCommand c = MiCommand.of(operation);
+  /** The rank's selected thread, without a frame (for an execution command). */
+  synchronized MiScope onThread() {
     int thread = selectedThread != 0 ? selectedThread : mainThread().orElse(0);
-    return thread != 0
-        ? c.option("--thread").param(thread)
-        : c.option("--thread-group").param(group);
+    return thread != 0 ? MiScope.thread(thread) : whole();
   }
 
-  /** {@code operation} for the whole program. */
-  MiCommand whole(String operation) {
-    return MiCommand.of(operation).option("--thread-group").param(group);
-  }
-
-  /** Records a breakpoint gdb made for this rank; returns the rank's own id for it. */
-  synchronized int breakpointMade(int gdbNumber) {
-    int own = nextBreakpoint++;
-    breakpoints.put(own, gdbNumber);
-    ownBreakpoints.put(gdbNumber, own);
-    return own;
-  }
-
-  /** gdb's number of the rank's breakpoint {@code own}; fails as gdb does for one that is not. */
-  synchronized int gdbBreakpoint(int own) {
-    Integer number = breakpoints.get(own);
-    if (number == null) {
-      throw new DebuggerException("No breakpoint number " + own + ".");
-    }
-    return number;
-  }
-
-  /** The rank stopped at its breakpoint {@code own}. */
-  synchronized void breakpointHit(int own) {
-    hits.merge(own, 1, Integer::sum);
-  }
-
-  /** How many times the rank stopped at its breakpoint {@code own}. */
-  synchronized int hits(int own) {
-    return hits.getOrDefault(own, 0);
-  }
-
-  synchronized void breakpointDeleted(int own) {
-    hits.remove(own);
-    Integer number = breakpoints.remove(own);
-    if (number != null) {
-      ownBreakpoints.remove(number);
-    }
-  }
-
-  /** The rank's own id of gdb's breakpoint {@code gdbNumber}, or 0 when it is not the rank's. */
-  synchronized int ownBreakpoint(int gdbNumber) {
-    return ownBreakpoints.getOrDefault(gdbNumber, 0);
-  }
-
-  /** A breakpoint's condition as the user gave it, without the part that names this program. */
-  String userCondition(String condition) {
-    String mine = onlyHere();
-    if (condition.equals(mine)) {
-      return "";
-    }
-    String prefix = mine + " && (";
-    if (condition.startsWith(prefix) && condition.endsWith(")")) {
-      return condition.substring(prefix.length(), condition.length() - 1);
-    }
-    return condition;
-  }
-
-  /** The condition gdb gets for a breakpoint of this rank with the user's {@code condition}. */
-  String condition(String condition) {
-    return condition.isBlank() ? onlyHere() : onlyHere() + " && (" + condition + ")";
+  /** The whole program. */
+  MiScope whole() {
+    return MiScope.group(group);
   }
 }

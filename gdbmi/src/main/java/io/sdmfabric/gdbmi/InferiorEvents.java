@@ -118,7 +118,7 @@ final class InferiorEvents implements MiListener {
   private void expectExit(long pid) {
     Optional<DebugEvent.Exited> unreaped = ProcessEnd.of(pid).filter(e -> !e.statusLost());
     driver
-        .send(MiCommand.of("-gdb-show").param("confirm"))
+        .send(MiCommands.nothing(MiScope.GDB))
         .whenComplete((r, error) -> exitUnreported(pid, unreaped));
   }
 
@@ -189,7 +189,7 @@ final class InferiorEvents implements MiListener {
     halted = true;
     if (!running.isEmpty()) {
       // The rank stops as a whole: its other threads too.
-      driver.send(inferior.whole("-exec-interrupt"));
+      driver.send(MiCommands.interrupt(inferior.whole()));
     }
     String signal = t.optString("signal-name").orElse("");
     StopReason why = GdbResults.stopReason(reason);
@@ -202,10 +202,10 @@ final class InferiorEvents implements MiListener {
     Frame frame = frame(t);
     int bkpt =
         t.optString("bkptno")
-            .map(n -> inferior.ownBreakpoint(Integer.parseInt(n)))
-            .orElse(inferior.ownBreakpoint(watchpoint(t)));
+            .map(n -> inferior.breakpoints().ownId(Integer.parseInt(n)))
+            .orElse(inferior.breakpoints().ownId(watchpoint(t)));
     if (bkpt > 0) {
-      inferior.breakpointHit(bkpt);
+      inferior.breakpoints().hit(bkpt);
     }
     int main = inferior.mainThread().orElse(thread);
     if (why == StopReason.INTERRUPTED && thread != main) {
@@ -221,7 +221,7 @@ final class InferiorEvents implements MiListener {
       StopReason interrupted = why;
       String sig = signal;
       driver
-          .send(MiCommand.of("-thread-info").param(main))
+          .send(MiCommands.thread(main))
           .whenComplete(
               (r, error) -> {
                 Frame shown = frame;
@@ -325,7 +325,7 @@ final class InferiorEvents implements MiListener {
       // The libraries' symbols for the stopped rank, before anyone asks for its stack; on one of
       // its threads, for gdb reads the list of libraries from the rank's memory.
       driver
-          .send(inferior.onThread("-interpreter-exec").param("console").param("sharedlibrary"))
+          .send(MiCommands.loadLibrarySymbols(inferior.onThread()))
           .whenComplete((r, error) -> subscriber.accept(e));
       return;
     }

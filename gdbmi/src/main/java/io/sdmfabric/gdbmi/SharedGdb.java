@@ -101,7 +101,7 @@ public final class SharedGdb {
       if (!first) {
         terminal = driver.openTerminal(events::onProgramOutput);
         driver
-            .send(inferior.whole("-inferior-tty-set").param(terminal.name()))
+            .send(MiCommands.terminal(inferior.whole(), terminal.name()))
             .get(SETUP_SECONDS, TimeUnit.SECONDS);
       }
     } catch (IOException e) {
@@ -119,7 +119,7 @@ public final class SharedGdb {
 
   private String addInferior() throws Exception {
     return driver
-        .send("-add-inferior")
+        .send(MiCommands.addInferior())
         .get(SETUP_SECONDS, TimeUnit.SECONDS)
         .results()
         .string("inferior");
@@ -153,7 +153,7 @@ public final class SharedGdb {
    */
   synchronized CompletableFuture<MiReply> stopAtLibraryEvents() {
     stoppingAtLibraries++;
-    return cli("set stop-on-solib-events 1");
+    return driver.send(MiCommands.stopOnLibraryEvents(true));
   }
 
   /**
@@ -168,7 +168,7 @@ public final class SharedGdb {
       return CompletableFuture.completedFuture(null);
     }
     lazySymbols = true;
-    return cli("set auto-solib-add off");
+    return driver.send(MiCommands.readLibrarySymbols(false));
   }
 
   /**
@@ -181,7 +181,7 @@ public final class SharedGdb {
       return CompletableFuture.completedFuture(null);
     }
     lazySymbols = false;
-    return cli("set auto-solib-add on");
+    return driver.send(MiCommands.readLibrarySymbols(true));
   }
 
   /** Whether library symbols are read when a rank stops ({@link #readSymbolsLazily}). */
@@ -194,7 +194,7 @@ public final class SharedGdb {
     if (--stoppingAtLibraries > 0) {
       return CompletableFuture.completedFuture(null);
     }
-    return cli("set stop-on-solib-events 0");
+    return driver.send(MiCommands.stopOnLibraryEvents(false));
   }
 
   /**
@@ -206,9 +206,5 @@ public final class SharedGdb {
     CompletableFuture<T> mine = turns.handle((r, e) -> null).thenCompose(v -> steps.get());
     turns = mine;
     return mine;
-  }
-
-  private CompletableFuture<MiReply> cli(String command) {
-    return driver.send(MiCommand.of("-interpreter-exec").param("console").param(command));
   }
 }

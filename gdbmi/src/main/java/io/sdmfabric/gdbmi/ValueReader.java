@@ -40,10 +40,9 @@ final class ValueReader {
   /** The type of an expression, as {@code whatis} names it. */
   CompletableFuture<String> typeOf(String expression) {
     if (oneCommand) {
-      return sdm("sdm-type " + expression).thenApply(r -> r.string("type"));
+      return sdm(MiCommands.sdmType(inferior.here(), expression)).thenApply(r -> r.string("type"));
     }
-    return send.apply(
-            inferior.here("-interpreter-exec").param("console").param("whatis " + expression))
+    return send.apply(MiCommands.whatis(inferior.here(), expression))
         .thenApply(
             r -> {
               String out = r.console().strip();
@@ -52,8 +51,9 @@ final class ValueReader {
   }
 
   private CompletableFuture<Value> inOneCommand(String expression) {
-    String command =
-        "sdm-value " + GdbDebugger.CHILD_DEPTH + " " + GdbDebugger.MAX_CHILDREN + " " + expression;
+    MiCommand command =
+        MiCommands.sdmValue(
+            inferior.here(), GdbDebugger.CHILD_DEPTH, GdbDebugger.MAX_CHILDREN, expression);
     return sdm(command)
         .thenCompose(
             v -> {
@@ -77,8 +77,8 @@ final class ValueReader {
   }
 
   /** What one of sdm's gdb commands printed: one MI result record, parsed as gdb's own are. */
-  private CompletableFuture<MiTuple> sdm(String command) {
-    return send.apply(inferior.here("-interpreter-exec").param("console").param(command))
+  private CompletableFuture<MiTuple> sdm(MiCommand command) {
+    return send.apply(command)
         .thenApply(
             r -> {
               String out = r.console().strip();
@@ -114,12 +114,12 @@ final class ValueReader {
 
   /** The children of a C++ value, whose access groups only variable objects know. */
   private CompletableFuture<List<Value>> childrenOfVariable(String expression) {
-    return send.apply(inferior.here("-var-create").param("-").param("*").param(expression))
+    return send.apply(MiCommands.createVariable(inferior.here(), expression))
         .thenCompose(
             var -> {
               String name = var.results().string("name");
               return children(name, GdbDebugger.CHILD_DEPTH)
-                  .whenComplete((v, e) -> send.apply(MiCommand.of("-var-delete").param(name)));
+                  .whenComplete((v, e) -> send.apply(MiCommands.deleteVariable(name)));
             });
   }
 
@@ -128,9 +128,9 @@ final class ValueReader {
     // print shows; print's own text is fetched only for composites (where the object shows
     // "{...}"), and print's error when the object cannot be made, for gdb's own message.
     CompletableFuture<MiReply> created =
-        send.apply(inferior.here("-var-create").param("-").param("*").param(expression));
+        send.apply(MiCommands.createVariable(inferior.here(), expression));
     CompletableFuture<Integer> size =
-        send.apply(inferior.here("-data-evaluate-expression").param("sizeof(" + expression + ")"))
+        send.apply(MiCommands.evaluate(inferior.here(), "sizeof(" + expression + ")"))
             .handle((s, e) -> e == null ? parseSize(s) : 0);
     return created
         .handle(
@@ -140,7 +140,7 @@ final class ValueReader {
               }
               if (var.results().optString("value").orElse("").isEmpty()) {
                 // Made, but without a value (e.g. a division by zero): print says why.
-                send.apply(MiCommand.of("-var-delete").param(var.results().string("name")));
+                send.apply(MiCommands.deleteVariable(var.results().string("name")));
                 return printed(expression, size);
               }
               return fromVariable(expression, var, size);
@@ -157,7 +157,7 @@ final class ValueReader {
     Value.Kind kind = ValueKinds.classify(type, shown, childCount);
     CompletableFuture<String> text =
         kind.isComposite()
-            ? send.apply(inferior.here("-data-evaluate-expression").param(expression))
+            ? send.apply(MiCommands.evaluate(inferior.here(), expression))
                 .thenApply(r -> r.results().string("value"))
             : CompletableFuture.completedFuture(shown);
     CompletableFuture<List<Value>> children =
@@ -169,11 +169,11 @@ final class ValueReader {
             done ->
                 new Value(
                     expression, type, kind, size.join(), text.join(), childCount, children.join()))
-        .whenComplete((v, e) -> send.apply(MiCommand.of("-var-delete").param(name)));
+        .whenComplete((v, e) -> send.apply(MiCommands.deleteVariable(name)));
   }
 
   private CompletableFuture<Value> printed(String expression, CompletableFuture<Integer> size) {
-    return send.apply(inferior.here("-data-evaluate-expression").param(expression))
+    return send.apply(MiCommands.evaluate(inferior.here(), expression))
         .thenCombine(
             size,
             (r, bytes) -> {
@@ -187,13 +187,7 @@ final class ValueReader {
     if (depth == 0) {
       return CompletableFuture.completedFuture(List.of());
     }
-    MiCommand c =
-        MiCommand.of("-var-list-children")
-            .option("--all-values")
-            .param(var)
-            .param(0)
-            .param(GdbDebugger.MAX_CHILDREN);
-    return send.apply(c)
+    return send.apply(MiCommands.variableChildren(var, GdbDebugger.MAX_CHILDREN))
         .thenCompose(
             r -> {
               List<CompletableFuture<List<Value>>> parts = new ArrayList<>();

@@ -11,7 +11,8 @@ import java.util.function.Consumer;
  * library's own, and a rank would stop twice in one call. Each location gdb places inside the
  * library's address range (from {@code =library-loaded}) is disabled as gdb reports it, in the
  * reply to {@code -break-insert} or in {@code =breakpoint-modified}: the rank stops once, in the
- * MPI library, its caller the wrapper. Called on the driver's reader thread only.
+ * MPI library, its caller the wrapper. A listener of the {@link MiChannel}'s records, called on its
+ * reader thread only.
  */
 final class WrapperLocations {
   static final String LIBRARY = "libsdm_mpiwait.so";
@@ -21,6 +22,15 @@ final class WrapperLocations {
 
   WrapperLocations(Consumer<MiCommand> send) {
     this.send = send;
+  }
+
+  /** Notes what {@code record} says of the library or of breakpoints' locations. */
+  void onRecord(MiRecord record) {
+    if (record instanceof MiAsyncRecord a) {
+      onAsync(a);
+    } else if (record instanceof MiResultRecord r) {
+      onResult(r);
+    }
   }
 
   /** Notes the library's ranges, and disables the locations a breakpoint report puts in them. */
@@ -70,7 +80,7 @@ final class WrapperLocations {
                 MiTuple location = GdbResults.asTuple(v);
                 if (location.optString("enabled").orElse("n").equals("y")
                     && inside(location.optString("addr").orElse(""))) {
-                  send.accept(MiCommand.of("-break-disable").param(location.string("number")));
+                  send.accept(MiCommands.enableBreakpoint(location.string("number"), false));
                 }
               }
             });

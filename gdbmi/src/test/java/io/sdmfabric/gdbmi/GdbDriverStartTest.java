@@ -21,11 +21,11 @@ class GdbDriverStartTest {
 
   @Test
   void anExitStatusNamesTheSignalThatEndedTheProcess() {
-    assertEquals("killed by SIGKILL", GdbDriver.exitStatus(137));
-    assertEquals("killed by SIGSEGV", GdbDriver.exitStatus(139));
-    assertEquals("killed by signal 31", GdbDriver.exitStatus(159));
-    assertEquals("exit code 1", GdbDriver.exitStatus(1));
-    assertEquals("exit code 0", GdbDriver.exitStatus(0));
-    assertEquals("exit code 128", GdbDriver.exitStatus(128));
+    assertEquals("killed by SIGKILL", GdbProcess.exitStatus(137));
+    assertEquals("killed by SIGSEGV", GdbProcess.exitStatus(139));
+    assertEquals("killed by signal 31", GdbProcess.exitStatus(159));
+    assertEquals("exit code 1", GdbProcess.exitStatus(1));
+    assertEquals("exit code 0", GdbProcess.exitStatus(0));
+    assertEquals("exit code 128", GdbProcess.exitStatus(128));
   }
 }

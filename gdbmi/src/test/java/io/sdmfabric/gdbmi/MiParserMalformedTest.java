@@ -1,6 +1,7 @@
 package io.sdmfabric.gdbmi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -170,7 +171,15 @@ class MiParserMalformedTest {
   @Test
   void acceptsNestingAtTheLimit() throws MiParseException {
     int depth = MiParser.MAX_DEPTH;
-    MiParser.parse("^done,a=" + "[".repeat(depth) + "]".repeat(depth));
+    MiRecord record = MiParser.parse("^done,a=" + "[".repeat(depth) + "]".repeat(depth));
+    MiResultRecord result = assertInstanceOf(MiResultRecord.class, record);
+    MiValue value = result.results().get("a").orElseThrow();
+    int lists = 0;
+    while (value instanceof MiList list) {
+      lists++;
+      value = list.items().isEmpty() ? null : list.items().get(0);
+    }
+    assertEquals(depth, lists, "every level of the nesting is kept");
   }
 
   @Test

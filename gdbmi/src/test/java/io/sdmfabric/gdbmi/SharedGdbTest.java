@@ -207,10 +207,13 @@ class SharedGdbTest {
     events.get(1).awaitOutput("echo: to one", WAIT);
     ranks.get(2).writeInput("to two\n".getBytes(StandardCharsets.UTF_8));
     events.get(2).awaitOutput("echo: to two", WAIT);
-    // Standard input of rank 0 was never written: it printed nothing.
-    Thread.sleep(200);
-    assertFalse(events.get(1).output().contains("to two"), events.get(1).output());
-    assertEquals("", events.get(0).output());
+    // A terminal's output arrives in the order it was written: once a rank has echoed the line
+    // written to it last, whatever it printed before has arrived too. Rank 1 shows no line of
+    // rank 2's, and rank 0, written to for the first time now, printed nothing before its echo.
+    ranks.get(1).writeInput("again\n".getBytes(StandardCharsets.UTF_8));
+    ranks.get(0).writeInput("to zero\n".getBytes(StandardCharsets.UTF_8));
+    assertEquals("echo: to one\necho: again\n", events.get(1).awaitOutput("echo: again", WAIT));
+    assertEquals("echo: to zero\n", events.get(0).awaitOutput("echo: to zero", WAIT));
   }
 
   @Test
@@ -369,6 +372,22 @@ class SharedGdbTest {
     assertTrue(gdb.driver().isAlive(), "gdb stays, without programs");
   }
 
+  /** The first line {@code p} writes, awaited for {@link #WAIT} at most. */
+  private static String firstLine(Process p) throws Exception {
+    java.io.BufferedReader out =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    return get(
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return out.readLine();
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            }));
+  }
+
   /** {@code program} under a shell that stops itself and then execs it, as the rank shim does. */
   private Process stoppedBeforeExec(String program) throws Exception {
     Process p =
@@ -393,15 +412,18 @@ class SharedGdbTest {
       throws Exception {
     gdb = SharedGdb.start(GdbOptions.defaults());
     String program = TestPrograms.get("ticker").toString();
+    List<Process> shims = new ArrayList<>();
     for (int r = 0; r < 2; r++) {
       Process shim = stoppedBeforeExec(program);
+      shims.add(shim);
       GdbDebugger rank = addRank();
       get(rank.attachAtExec(shim.pid(), java.nio.file.Path.of(program)));
     }
     assertTrue(gdb.lazySymbols(), "libraries' symbols are read when a rank stops");
     // Rank 0 stops inside libc, whose symbols gdb never read as it loaded: they are read now.
+    // Once it has said "ticking" it spends its time in usleep.
     get(ranks.get(0).run());
-    Thread.sleep(300);
+    assertEquals("ticking", firstLine(shims.get(0)));
     get(ranks.get(0).interrupt());
     events.get(0).nextStop();
     List<String> stack = get(ranks.get(0).frames()).stream().map(f -> f.function()).toList();
