@@ -3,8 +3,8 @@ package io.sdmfabric.bench;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.DistributedMaster;
 import io.sdmfabric.runtime.SessionKeystore;
-import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.server.BinomialTree;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionSecret;
@@ -404,24 +404,13 @@ public final class AgentsRunner {
       throws IOException {
     ProcessBuilder builder =
         new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            // The JVM flags LaunchedSession.agentCommand gives the agents it starts.
-            "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "-cp",
-            System.getProperty("java.class.path"),
-            AgentCommand.class.getName(),
-            "--host",
-            "127.0.0.1",
-            "--master",
-            "127.0.0.1:" + port,
-            "--simulated",
-            ranks,
-            "--size",
-            Integer.toString(size),
-            "--transport",
-            transport.option());
+            // The JVM flags of the agents a session starts.
+            DistributedMaster.agentCommand(
+                List.of(),
+                "127.0.0.1:" + port,
+                size,
+                transport,
+                List.of("--host", "127.0.0.1", "--simulated", ranks)));
     builder.environment().put(SessionSecret.ENV, secret.hex());
     if (!keystoreBase64.isEmpty()) {
       builder.environment().put(SessionKeystore.ENV, keystoreBase64);

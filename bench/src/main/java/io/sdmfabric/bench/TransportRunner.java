@@ -5,8 +5,8 @@ import io.sdmfabric.master.SessionEvent;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.DistributedMaster;
 import io.sdmfabric.runtime.SessionKeystore;
-import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
@@ -109,19 +109,12 @@ public final class TransportRunner {
 
       ProcessBuilder builder =
           new ProcessBuilder(
-              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-              "-cp",
-              System.getProperty("java.class.path"),
-              AgentCommand.class.getName(),
-              "--master",
-              "127.0.0.1:" + port,
-              "--simulated",
-              "0-" + (size - 1),
-              "--size",
-              Integer.toString(size),
-              "--transport",
-              transport.option());
+              DistributedMaster.agentCommand(
+                  List.of(),
+                  "127.0.0.1:" + port,
+                  size,
+                  transport,
+                  List.of("--simulated", "0-" + (size - 1))));
       builder.environment().put(SessionSecret.ENV, secret.hex());
       if (keystore != null) {
         builder.environment().put(SessionKeystore.ENV, keystore.base64());

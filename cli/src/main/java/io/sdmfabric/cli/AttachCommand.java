@@ -6,15 +6,13 @@ import io.sdmfabric.frontend.Renderer;
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
-import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.MasterSession;
-import io.sdmfabric.runtime.PmixSession;
+import io.sdmfabric.runtime.SessionFactory;
 import io.sdmfabric.server.FabricConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -80,37 +78,22 @@ final class AttachCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if ((targets.isEmpty() ? 0 : 1) + (slurm == null ? 0 : 1) + (pmix == null ? 0 : 1) != 1) {
-      err.println(
-          "sdm attach: give processes (HOST:PID[,PID...] or PID...), --slurm JOBID[.STEP] or"
+      throw new UsageError(
+          "sdm attach",
+          "give processes (HOST:PID[,PID...] or PID...), --slurm JOBID[.STEP] or"
               + " --pmix PID[:NAMESPACE]");
-      return 2;
     }
-    Optional<String> problem = consoleOptions.problem();
-    if (problem.isPresent()) {
-      err.println("sdm: " + problem.get());
-      return 2;
-    }
+    consoleOptions.check();
     FabricConfig config = consoleOptions.config();
-    MasterSession session;
-    RankSet attached;
+    SessionFactory.Attached job;
     try {
-      if (pmix != null) {
-        PmixSession s =
-            PmixSession.attach(AttachSpecs.pmix(pmix, distributed, gdbs, config, err), err);
-        session = s;
-        attached = s.attached();
-      } else {
-        AttachedSession s =
-            AttachedSession.start(
-                AttachSpecs.of(targets, slurm, rsh, distributed, gdbs, config, err), err);
-        session = s;
-        attached = s.attached();
-      }
+      job = AttachSpecs.attach(pmix, targets, slurm, rsh, distributed, gdbs, config, err);
     } catch (IOException | IllegalArgumentException e) {
       // It may quote what other nodes answered (their processes, a remote shell's errors).
-      err.println("sdm: " + TerminalText.escape(String.valueOf(e.getMessage())));
-      return 2;
+      throw new UsageError("sdm", TerminalText.escape(String.valueOf(e.getMessage())));
     }
+    MasterSession session = job.session();
+    RankSet attached = job.attached();
     return consoleOptions.run(
         session,
         out,

@@ -2,9 +2,11 @@ package io.sdmfabric.cli;
 
 import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.PmixSession;
+import io.sdmfabric.runtime.SessionFactory;
 import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.server.FabricConfig;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
@@ -75,5 +77,27 @@ final class AttachSpecs {
             gdbs.ranksPerGdb(),
             config,
             distributed.keys(err)));
+  }
+
+  /**
+   * Attaches to what the command line names: through PMIx when {@code pmix} is not null, else to
+   * {@code targets} or the Slurm step {@code slurm} ({@link #of}).
+   *
+   * @throws IllegalArgumentException for an option that does not parse
+   * @throws IOException when the processes cannot be attached to
+   */
+  static SessionFactory.Attached attach(
+      String pmix,
+      List<String> targets,
+      String slurm,
+      String rsh,
+      DistributedOptions distributed,
+      GdbSharingOptions gdbs,
+      FabricConfig config,
+      PrintStream err)
+      throws IOException {
+    return pmix != null
+        ? SessionFactory.attach(pmix(pmix, distributed, gdbs, config, err), err)
+        : SessionFactory.attach(of(targets, slurm, rsh, distributed, gdbs, config, err), err);
   }
 }

@@ -75,15 +75,13 @@ final class ConnectCommand implements Callable<Integer> {
               timeout == null ? Optional.empty() : Optional.of(Durations.parse(timeout)),
               via == null ? Optional.empty() : Optional.of(HostPort.parse(via)));
     } catch (IllegalArgumentException e) {
-      err.println("sdm connect: " + e.getMessage());
-      return 2;
+      throw new UsageError("sdm connect", e.getMessage());
     }
     ReverseConnect.Outcome outcome;
     try {
       outcome = ReverseConnect.run(spec, err);
     } catch (IOException e) {
-      err.println("sdm connect: " + e.getMessage());
-      return 2;
+      throw new UsageError("sdm connect", e.getMessage());
     }
     if (outcome instanceof ReverseConnect.Unanswered u) {
       err.println(

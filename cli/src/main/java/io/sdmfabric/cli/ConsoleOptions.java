@@ -35,11 +35,15 @@ final class ConsoleOptions {
       description = "how long events of many ranks wait to merge (default: ${DEFAULT-VALUE})")
   long eventWindowMs = 100;
 
-  /** Why the options cannot be used, if they cannot: a script that cannot be read. */
-  Optional<String> problem() {
-    return script != null && !Files.isReadable(script)
-        ? Optional.of("cannot read the script " + script)
-        : Optional.empty();
+  /**
+   * Checks that the options can be used.
+   *
+   * @throws UsageError for a script that cannot be read
+   */
+  void check() {
+    if (script != null && !Files.isReadable(script)) {
+      throw new UsageError("sdm", "cannot read the script " + script);
+    }
   }
 
   /** The fabric's settings these options ask for. */

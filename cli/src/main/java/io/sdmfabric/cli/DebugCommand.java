@@ -2,13 +2,13 @@ package io.sdmfabric.cli;
 
 import io.sdmfabric.frontend.ProgramLoad;
 import io.sdmfabric.runtime.Programs;
+import io.sdmfabric.runtime.SessionFactory;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionClient;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,28 +48,21 @@ final class DebugCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (ranks < 1) {
-      err.println("sdm: -n needs at least one rank, not " + ranks);
-      return 2;
+      throw new UsageError("sdm", "-n needs at least one rank, not " + ranks);
     }
     String resolved;
     try {
       resolved = Programs.resolve(program);
     } catch (IOException e) {
-      err.println("sdm: " + e.getMessage());
-      return 2;
+      throw new UsageError("sdm", e.getMessage());
     }
-    Optional<String> problem = consoleOptions.problem();
-    if (problem.isPresent()) {
-      err.println("sdm: " + problem.get());
-      return 2;
-    }
+    consoleOptions.check();
     FabricConfig config = consoleOptions.config();
     SessionClient session;
     try {
-      session = launch.open(ranks, resolved, args, config, err);
+      session = SessionFactory.open(launch.request(ranks, resolved, args, config), err);
     } catch (IOException | IllegalArgumentException e) {
-      err.println("sdm: " + e.getMessage());
-      return 2;
+      throw new UsageError("sdm", e.getMessage());
     }
     return consoleOptions.run(
         session, out, (console, renderer) -> ProgramLoad.load(session, renderer, resolved, args));

@@ -2,14 +2,16 @@ package io.sdmfabric.cli;
 
 import io.sdmfabric.runtime.ClusterSettings;
 import io.sdmfabric.runtime.DistributedMaster;
+import io.sdmfabric.runtime.DistributedSettings;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
  * The options of a session whose ranks are served by agent JVMs ({@code sdm debug --launcher},
  * {@code sdm stacks --launcher}, {@code sdm attach}): how the JVMs talk, where the nodes reach the
- * master, and how long to wait for the ranks.
+ * master, and how long to wait for the ranks. What they mean is {@link DistributedSettings}'s.
  */
 final class DistributedOptions {
   @Option(
@@ -20,7 +22,7 @@ final class DistributedOptions {
               + " aeron-udp (every message sealed, not TLS) or insecure-tcp (for a"
               + " trusted test network only: anyone who reaches it runs commands as you)"
               + " (default: ${DEFAULT-VALUE})")
-  String transport = "tls-tcp";
+  String transport = DistributedSettings.DEFAULTS.transport();
 
   @Option(
       names = "--secrets-in-clear",
@@ -46,51 +48,26 @@ final class DistributedOptions {
       description =
           "how long to wait for every rank of a launched or attached job; then go on with those"
               + " there (default: ${DEFAULT-VALUE})")
-  int wireUpSeconds = 120;
+  int wireUpSeconds = DistributedSettings.DEFAULTS.wireUpSeconds();
 
-  /**
-   * The transport; what a transport other than the default leaves exposed is said on {@code err}.
-   *
-   * @throws IllegalArgumentException for an unknown one
-   */
+  /** The settings as given, checked when a session with agents reads them. */
+  DistributedSettings settings() {
+    return new DistributedSettings(
+        transport, secretsInClear, Optional.ofNullable(address), wireUpSeconds);
+  }
+
+  /** {@link DistributedSettings#transport}. */
   ClusterSettings.Transport transport(PrintStream err) {
-    ClusterSettings.Transport t = ClusterSettings.Transport.named(transport);
-    if (t == ClusterSettings.Transport.INSECURE_TCP) {
-      err.println(
-          "sdm: WARNING: insecure-tcp: the job's JVMs talk in clear and without authentication;"
-              + " anyone who reaches their ports can read the session and run commands as you on"
-              + " every rank");
-    } else if (t == ClusterSettings.Transport.AERON_UDP) {
-      err.println(
-          "sdm: aeron-udp: every message is sealed with a key from the session's secret, but"
-              + " not by TLS: an eavesdropper sees which actors talk and when (not what), and a"
-              + " copied heartbeat can hide a lost node for a minute; nobody outside the session"
-              + " can read it or run commands");
-    }
-    return t;
+    return settings().transport(err);
   }
 
-  /** How the agents get the session's secrets; sending them in clear is said on {@code err}. */
+  /** {@link DistributedSettings#keys}. */
   DistributedMaster.KeyPassing keys(PrintStream err) {
-    if (!secretsInClear) {
-      return DistributedMaster.KeyPassing.SHARED_HOME;
-    }
-    err.println(
-        "sdm: WARNING: --secrets-in-clear: the session's secret and keystore travel to the agents"
-            + " in the launcher's environment, which it sends to other nodes in clear; anyone who"
-            + " reads the network can then run commands as you on every rank");
-    return DistributedMaster.KeyPassing.ENVIRONMENT_IN_CLEAR;
+    return settings().keys(err);
   }
 
-  /**
-   * The wire-up time.
-   *
-   * @throws IllegalArgumentException when it is under a second
-   */
+  /** {@link DistributedSettings#wireUp}. */
   Duration wireUp() {
-    if (wireUpSeconds < 1) {
-      throw new IllegalArgumentException("--wire-up needs at least 1 second");
-    }
-    return Duration.ofSeconds(wireUpSeconds);
+    return settings().wireUp();
   }
 }

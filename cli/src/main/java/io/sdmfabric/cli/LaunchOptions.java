@@ -1,18 +1,11 @@
 package io.sdmfabric.cli;
 
-import io.sdmfabric.runtime.EmbeddedSession;
-import io.sdmfabric.runtime.LaunchedSession;
-import io.sdmfabric.runtime.PmixSession;
-import io.sdmfabric.runtime.launch.JobLauncher;
-import io.sdmfabric.runtime.launch.LauncherFamily;
+import io.sdmfabric.runtime.LaunchRequest;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.wire.SessionClient;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -20,7 +13,8 @@ import picocli.CommandLine.Option;
  * How {@code sdm debug} and {@code sdm stacks} start a job: on this machine in this JVM, a gdb for
  * every {@code --ranks-per-gdb} ranks (the default), or through a launcher (Open MPI's mpirun,
  * MPICH's hydra, Slurm's srun) with an agent per node. Options for the launcher itself are the
- * unknown options before {@code --}.
+ * unknown options before {@code --}. They become a {@link LaunchRequest}, whose session runtime's
+ * {@code SessionFactory} picks.
  */
 final class LaunchOptions {
   @Option(
@@ -53,62 +47,21 @@ final class LaunchOptions {
   List<String> launcherOptions = new ArrayList<>();
 
   /**
-   * Starts {@code size} ranks of {@code program} and the session over them.
+   * The request to start {@code size} ranks of {@code program} (resolved) with these options.
    *
-   * @throws IOException when they cannot be started; the message says why
-   * @throws IllegalArgumentException when an option is wrong; the message says why
+   * @throws IllegalArgumentException when {@code --ranks-per-gdb} is wrong; the message says why
    */
-  SessionClient open(
-      int size, String program, List<String> args, FabricConfig config, PrintStream err)
-      throws IOException {
-    int ranksPerGdb = gdbs.ranksPerGdb();
-    if (dvm != null) {
-      if (launcher != null || launcherFamily != null || !launcherOptions.isEmpty()) {
-        throw new IllegalArgumentException(
-            "--dvm starts the job in the DVM: no --launcher, --launcher-family or launcher options");
-      }
-      return PmixSession.direct(
-          dvm,
-          size,
-          program,
-          args,
-          new PmixSession.Wiring(
-              distributed.transport(err),
-              distributed.address,
-              distributed.wireUp(),
-              ranksPerGdb,
-              config,
-              distributed.keys(err)),
-          err);
-    }
-    if (launcher == null) {
-      if (launcherFamily != null) {
-        throw new IllegalArgumentException("--launcher-family needs --launcher");
-      }
-      if (!launcherOptions.isEmpty()) {
-        throw new IllegalArgumentException(
-            "unknown options "
-                + String.join(" ", launcherOptions)
-                + " (launcher options need --launcher)");
-      }
-      return EmbeddedSession.start(size, ranksPerGdb, config);
-    }
-    Duration wireUp = distributed.wireUp();
-    JobLauncher job =
-        JobLauncher.of(launcher, Optional.ofNullable(launcherFamily).map(LauncherFamily::named));
-    LaunchedSession.Spec spec =
-        new LaunchedSession.Spec(
-            job,
-            launcherOptions,
-            size,
-            program,
-            args,
-            distributed.transport(err),
-            distributed.address,
-            wireUp,
-            ranksPerGdb,
-            config,
-            distributed.keys(err));
-    return job.servesPmixTools() ? PmixSession.launch(spec, err) : LaunchedSession.start(spec, err);
+  LaunchRequest request(int size, String program, List<String> args, FabricConfig config) {
+    return new LaunchRequest(
+        size,
+        program,
+        args,
+        Optional.ofNullable(launcher),
+        Optional.ofNullable(launcherFamily),
+        launcherOptions,
+        dvm == null ? OptionalLong.empty() : OptionalLong.of(dvm),
+        gdbs.ranksPerGdb(),
+        distributed.settings(),
+        config);
   }
 }

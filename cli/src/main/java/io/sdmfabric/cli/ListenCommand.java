@@ -58,12 +58,10 @@ final class ListenCommand implements Callable<Integer> {
     try {
       at = HostPort.parse(listen, ClusterSettings.localAddress());
     } catch (IllegalArgumentException e) {
-      err.println("sdm listen: --listen " + e.getMessage());
-      return 2;
+      throw new UsageError("sdm listen", "--listen " + e.getMessage());
     }
     if (script != null && !Files.isReadable(script)) {
-      err.println("sdm listen: cannot read the script " + script);
-      return 2;
+      throw new UsageError("sdm listen", "cannot read the script " + script);
     }
     ConnectDirectory dir;
     FrontEndListener listener;
@@ -71,8 +69,7 @@ final class ListenCommand implements Callable<Integer> {
       dir = ConnectDirectory.open();
       listener = new FrontEndListener(at, ListenConsole.listenerWarnings(err));
     } catch (IOException e) {
-      err.println("sdm listen: " + e.getMessage());
-      return 2;
+      throw new UsageError("sdm listen", e.getMessage());
     }
     boolean interactive = !batch && System.console() != null;
     try (InteractiveConsole terminal = interactive ? new InteractiveConsole() : null) {

@@ -81,6 +81,15 @@ public final class Main implements Callable<Integer> {
     cl.getSubcommands().get("stacks").setStopAtPositional(true);
     // sdm connect srun -n 4 ./app: the launch command's options are its own.
     cl.getSubcommands().get("connect").setStopAtPositional(true);
+    // Bad input, from any command: its one line and exit status 2. Anything else as picocli does.
+    cl.setExecutionExceptionHandler(
+        (e, command, parsed) -> {
+          if (e instanceof UsageError u) {
+            err.println(u.line());
+            return UsageError.STATUS;
+          }
+          throw e;
+        });
     return cl;
   }
 

@@ -1,6 +1,7 @@
 package io.sdmfabric.cli;
 
 import io.sdmfabric.frontend.Durations;
+import io.sdmfabric.relay.ListenAddress;
 import io.sdmfabric.relay.Relay;
 import io.sdmfabric.wire.HostPort;
 import java.io.IOException;
@@ -9,7 +10,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
@@ -24,11 +24,9 @@ import picocli.CommandLine.Option;
  * connection. Bad input, options out of their bounds included, is one line on standard error and
  * exit status 2.
  *
- * <p>Where it listens: {@code --listen ADDR:PORT} as given; a port alone means the address this
- * host's name resolves to, as {@code sdm listen} does, which is the address the compute nodes reach
- * when they resolve the name the user gives {@code sdm connect --via}; a name that resolves to
- * loopback, or not at all, is refused with the fix. Every interface ({@code 0.0.0.0:PORT}) only
- * when asked, with a warning: on a login node that is also the interface the outside world reaches.
+ * <p>Where it listens is {@link ListenAddress}'s to say: {@code --listen ADDR:PORT} as given, a
+ * port alone on the address of this host's name. Every interface ({@code 0.0.0.0:PORT}) only when
+ * asked, with a warning: on a login node that is also the interface the outside world reaches.
  */
 @Command(
     name = "relay",
@@ -40,19 +38,7 @@ import picocli.CommandLine.Option;
     },
     mixinStandardHelpOptions = true)
 final class RelayCommand implements Callable<Integer> {
-  /** This host's address as its name resolves; {@link InetAddress#getLocalHost} but in tests. */
-  interface LocalHost {
-    InetAddress address() throws UnknownHostException;
-  }
-
   private static final Relay.Options DEFAULTS = Relay.Options.defaults();
-
-  /** Where to listen, and what to say about it once listening (nothing when given whole). */
-  private record Where(HostPort address, List<String> notes) {
-    Where {
-      notes = List.copyOf(notes);
-    }
-  }
 
   // Not `required`: picocli would answer a missing option with the whole usage; one line is
   // clearer in a batch job's log. Numbers and durations are read here rather than by picocli for
@@ -119,7 +105,7 @@ final class RelayCommand implements Callable<Integer> {
   String connectTimeout = option(DEFAULTS.connectTimeout());
 
   private final PrintStream err;
-  private final LocalHost localHost;
+  private final ListenAddress.LocalHost localHost;
   private final Consumer<Relay> started;
 
   RelayCommand(PrintStream err) {
@@ -129,7 +115,7 @@ final class RelayCommand implements Callable<Integer> {
   /**
    * @param started told of the relay once it listens and has said so (tests close it)
    */
-  RelayCommand(PrintStream err, LocalHost localHost, Consumer<Relay> started) {
+  RelayCommand(PrintStream err, ListenAddress.LocalHost localHost, Consumer<Relay> started) {
     this.err = err;
     this.localHost = localHost;
     this.started = started;
@@ -138,37 +124,37 @@ final class RelayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     if (listen == null) {
-      return usage("--listen [ADDR:]PORT is missing: where to listen");
+      throw usage("--listen [ADDR:]PORT is missing: where to listen");
     }
     if (to == null) {
-      return usage("--to HOST:PORT is missing: where to forward to");
+      throw usage("--to HOST:PORT is missing: where to forward to");
     }
     Relay.Options options;
-    Where where;
+    ListenAddress where;
     HostPort target;
     try {
       options = options();
-      where = listenAddress();
+      where = ListenAddress.of(listen, localHost);
       target = HostPort.parse(to);
     } catch (IllegalArgumentException e) {
-      return usage(e.getMessage());
+      throw usage(e.getMessage());
     }
     if (target.port() == 0) {
-      return usage("--to " + to + ": port 0 cannot be connected to");
+      throw usage("--to " + to + ": port 0 cannot be connected to");
     }
     InetSocketAddress address;
     try {
       address = where.address().resolve();
     } catch (UnknownHostException e) {
-      return usage("cannot resolve the address to listen on, " + where.address().host());
+      throw usage("cannot resolve the address to listen on, " + where.address().host());
     }
     Relay relay;
     try {
       relay = Relay.start(address, target, quiet ? options.quiet() : options, this::say);
     } catch (UnknownHostException e) {
-      return usage("cannot resolve " + target.host() + " (--to " + to + ")");
+      throw usage("cannot resolve " + target.host() + " (--to " + to + ")");
     } catch (IOException e) {
-      return usage("cannot listen on " + where.address() + ": " + e.getMessage());
+      throw usage("cannot listen on " + where.address() + ": " + e.getMessage());
     }
     // SIGINT and SIGTERM run the JVM's shutdown hooks: this one ends every connection and thread.
     Runtime.getRuntime().addShutdownHook(new Thread(relay::close, "sdm-relay-shutdown"));
@@ -206,53 +192,6 @@ final class RelayCommand implements Callable<Integer> {
             timeout("--idle-timeout", idleTimeout),
             timeout("--half-close-timeout", halfCloseTimeout))
         .withConnectTimeout(timeout("--connect-timeout", connectTimeout));
-  }
-
-  /** Where to listen: {@code --listen ADDR:PORT} as given, or a port on this host's address. */
-  private Where listenAddress() {
-    // Parsed first with a stand-in host, so that a bad port is said before anything is looked up.
-    HostPort given = HostPort.parse(listen, "this host");
-    if (listen.contains(":")) {
-      return new Where(given, List.of());
-    }
-    InetAddress own;
-    try {
-      own = localHost.address();
-    } catch (UnknownHostException e) {
-      throw new IllegalArgumentException(
-          "--listen "
-              + listen
-              + ": this host's name does not resolve, so a port alone has no address to go with:"
-              + " name the address the compute nodes reach, --listen ADDR:"
-              + listen);
-    }
-    if (own.isLoopbackAddress()) {
-      throw new IllegalArgumentException(
-          "--listen "
-              + listen
-              + ": this host's name, "
-              + own.getHostName()
-              + ", resolves to "
-              + own.getHostAddress()
-              + ", a loopback address the compute nodes cannot reach: name the address they"
-              + " reach, --listen ADDR:"
-              + listen
-              + " (or 0.0.0.0:"
-              + listen
-              + " for every interface)");
-    }
-    String name = own.getHostName();
-    return new Where(
-        new HostPort(own.getHostAddress(), given.port()),
-        List.of(
-            "listening on the address of this host's name, "
-                + name
-                + ": where the compute nodes reach it if "
-                + name
-                + " resolves there to the same address (sdm connect --via "
-                + name
-                + ":PORT); if they reach this host at another address, name that with --listen"
-                + " ADDR:PORT"));
   }
 
   /** A whole number from 1 to {@code max}. */
@@ -304,8 +243,7 @@ final class RelayCommand implements Callable<Integer> {
     err.println("sdm relay: " + line);
   }
 
-  private int usage(String why) {
-    say(why);
-    return 2;
+  private static UsageError usage(String why) {
+    return new UsageError("sdm relay", why);
   }
 }

@@ -1,16 +1,13 @@
 package io.sdmfabric.cli;
 
 import io.sdmfabric.frontend.Durations;
-import io.sdmfabric.frontend.ProcessTable;
+import io.sdmfabric.frontend.RunningJobStacks;
 import io.sdmfabric.frontend.StackSnapshot;
-import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
-import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.MasterSession;
-import io.sdmfabric.runtime.PmixSession;
 import io.sdmfabric.runtime.Programs;
+import io.sdmfabric.runtime.SessionFactory;
 import io.sdmfabric.server.FabricConfig;
-import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.SessionClient;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -118,25 +114,22 @@ final class StacksCommand implements Callable<Integer> {
       wait = Durations.parse(after);
       apart = Durations.parse(interval);
     } catch (IllegalArgumentException e) {
-      err.println("sdm: " + e.getMessage());
-      return 2;
+      throw new UsageError("sdm", e.getMessage());
     }
     if (samples < 1) {
-      err.println("sdm: --samples needs at least 1, not " + samples);
-      return 2;
+      throw new UsageError("sdm", "--samples needs at least 1, not " + samples);
     }
     boolean running =
         slurm != null
             || pmix != null
             || (!words.isEmpty() && words.stream().allMatch(w -> TARGET.matcher(w).matches()));
     if ((slurm != null ? 1 : 0) + (pmix != null ? 1 : 0) + (words.isEmpty() ? 0 : 1) > 1) {
-      err.println(
-          "sdm stacks: give a program, processes, --slurm JOBID[.STEP] or --pmix PID, only one");
-      return 2;
+      throw new UsageError(
+          "sdm stacks", "give a program, processes, --slurm JOBID[.STEP] or --pmix PID, only one");
     }
     if (words.isEmpty() && slurm == null && pmix == null) {
-      err.println("sdm stacks: give a program (and its arguments), processes, --slurm or --pmix");
-      return 2;
+      throw new UsageError(
+          "sdm stacks", "give a program (and its arguments), processes, --slurm or --pmix");
     }
     return running ? sampleRunningJob(apart) : runProgram(wait, apart);
   }
@@ -148,10 +141,10 @@ final class StacksCommand implements Callable<Integer> {
     SessionClient session;
     try {
       resolved = Programs.resolve(program);
-      session = launch.open(ranks, resolved, args, FabricConfig.defaults(), err);
+      session =
+          SessionFactory.open(launch.request(ranks, resolved, args, FabricConfig.defaults()), err);
     } catch (IOException | IllegalArgumentException e) {
-      err.println("sdm: " + e.getMessage());
-      return 2;
+      throw new UsageError("sdm", e.getMessage());
     }
     try (session) {
       StackSnapshot.take(session, resolved, args, wait, samples, apart).print(format, out);
@@ -165,48 +158,23 @@ final class StacksCommand implements Callable<Integer> {
 
   /** Attaches to the job's processes, samples them, and detaches: they run on as they were. */
   private int sampleRunningJob(Duration apart) throws Exception {
-    MasterSession session;
-    RankSet attached;
+    SessionFactory.Attached job;
     try {
-      if (pmix != null) {
-        PmixSession s =
-            PmixSession.attach(
-                AttachSpecs.pmix(
-                    pmix, launch.distributed, launch.gdbs, FabricConfig.defaults(), err),
-                err);
-        session = s;
-        attached = s.attached();
-      } else {
-        AttachedSession s =
-            AttachedSession.start(
-                AttachSpecs.of(
-                    words,
-                    slurm,
-                    rsh,
-                    launch.distributed,
-                    launch.gdbs,
-                    FabricConfig.defaults(),
-                    err),
-                err);
-        session = s;
-        attached = s.attached();
-      }
+      job =
+          AttachSpecs.attach(
+              pmix,
+              words,
+              slurm,
+              rsh,
+              launch.distributed,
+              launch.gdbs,
+              FabricConfig.defaults(),
+              err);
     } catch (IOException | IllegalArgumentException e) {
-      err.println("sdm: " + TerminalText.escape(String.valueOf(e.getMessage())));
-      return 2;
+      throw new UsageError("sdm", TerminalText.escape(String.valueOf(e.getMessage())));
     }
-    try (session) {
-      ProcessTable table = new ProcessTable(session.size());
-      session.onEvent(table::apply);
-      table.put(attached, ProcessTable.State.STOPPED, "attached");
-      StackSnapshot snapshot;
-      try {
-        snapshot = StackSnapshot.sample(session, table, attached, samples, apart);
-      } finally {
-        // Whatever happened, the job runs on without sdm.
-        session.call(Commands.detach(), attached, Duration.ZERO).get(60, TimeUnit.SECONDS);
-      }
-      snapshot.print(format, out);
+    try (MasterSession session = job.session()) {
+      RunningJobStacks.sampleThenDetach(session, job.attached(), samples, apart).print(format, out);
       return 0;
     }
   }

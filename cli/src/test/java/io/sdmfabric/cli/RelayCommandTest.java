@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sdmfabric.relay.ListenAddress;
 import io.sdmfabric.relay.Relay;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -12,7 +13,6 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.SocketException;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,10 +23,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 /**
- * {@code sdm relay} on bad input (one line on standard error and exit status 2), and where it
- * listens: a port alone on the address of this host's name (refused when that is loopback or
- * nothing), every interface only when asked and with a warning. A test that starts a relay closes
- * it as soon as it has said where it listens.
+ * {@code sdm relay} on bad input (one line on standard error and exit status 2), and what it says
+ * of where it listens: a port alone on the address of this host's name (refused when that is
+ * loopback or nothing: {@code ListenAddressTest} in relay), every interface only when asked and
+ * with a warning. A test that starts a relay closes it as soon as it has said where it listens.
  */
 class RelayCommandTest {
   private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
@@ -87,32 +87,6 @@ class RelayCommandTest {
           "--to",
           "127.0.0.1:9");
     }
-  }
-
-  @Test
-  void aPortAloneIsRefusedWhenThisHostsNameResolvesToLoopback() throws Exception {
-    InetAddress debianStyle = InetAddress.getByAddress("login1", new byte[] {127, 0, 1, 1});
-    Run run = relay(() -> debianStyle, "--listen", "7000", "--to", "127.0.0.1:9");
-    run.assertOneLineError(
-        "--listen 7000: this host's name, login1, resolves to 127.0.1.1, a loopback address the"
-            + " compute nodes cannot reach: name the address they reach, --listen ADDR:7000 (or"
-            + " 0.0.0.0:7000 for every interface)");
-  }
-
-  @Test
-  void aPortAloneIsRefusedWhenThisHostsNameDoesNotResolve() {
-    Run run =
-        relay(
-            () -> {
-              throw new UnknownHostException("login1: Name or service not known");
-            },
-            "--listen",
-            "7000",
-            "--to",
-            "127.0.0.1:9");
-    run.assertOneLineError(
-        "--listen 7000: this host's name does not resolve, so a port alone has no address to go"
-            + " with: name the address the compute nodes reach, --listen ADDR:7000");
   }
 
   @Test
@@ -217,12 +191,12 @@ class RelayCommandTest {
   }
 
   /** Runs {@code sdm relay ARGS} with this host's name resolving as {@code localHost} says. */
-  private static Run relay(RelayCommand.LocalHost localHost, String... args) {
+  private static Run relay(ListenAddress.LocalHost localHost, String... args) {
     return relay(localHost, new ArrayList<>(), args);
   }
 
   /** The same, closing each relay it starts at once, after it has said where it listens. */
-  private static Run relay(RelayCommand.LocalHost localHost, List<Relay> started, String... args) {
+  private static Run relay(ListenAddress.LocalHost localHost, List<Relay> started, String... args) {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     RelayCommand command =
         new RelayCommand(

@@ -9,8 +9,8 @@ import io.sdmfabric.master.SessionEvent;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.ClusterSettings;
+import io.sdmfabric.runtime.DistributedMaster;
 import io.sdmfabric.runtime.SessionKeystore;
-import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ReplyGroup;
 import io.sdmfabric.server.ServerNode;
@@ -145,23 +145,14 @@ class DistributedSessionTest {
       String keystoreBase64,
       ProcessBuilder.Redirect log)
       throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     ProcessBuilder builder =
         new ProcessBuilder(
-            java.toString(),
-            "-Xmx256m",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-            "-cp",
-            System.getProperty("java.class.path"),
-            AgentCommand.class.getName(),
-            "--master",
-            "127.0.0.1:" + port,
-            "--simulated",
-            ranks,
-            "--size",
-            Integer.toString(size),
-            "--transport",
-            transport.option());
+            DistributedMaster.agentCommand(
+                List.of("-Xmx256m"),
+                "127.0.0.1:" + port,
+                size,
+                transport,
+                List.of("--simulated", ranks)));
     builder.environment().put(SessionSecret.ENV, key.hex());
     if (!keystoreBase64.isEmpty()) {
       builder.environment().put(SessionKeystore.ENV, keystoreBase64);

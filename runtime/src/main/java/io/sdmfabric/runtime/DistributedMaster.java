@@ -141,6 +141,33 @@ public final class DistributedMaster {
    * serves: {@code --spool DIR}, {@code --attach PIDS} ...). No secret.
    */
   public List<String> agentCommand(List<String> mode) {
+    List<String> options = new ArrayList<>();
+    options.addAll(List.of("--wire-up", Long.toString(spec.wireUp().toSeconds())));
+    if (spec.keys() == KeyPassing.SHARED_HOME) {
+      options.addAll(List.of("--keys", keys.directory().toString()));
+    }
+    options.addAll(mode);
+    return agentCommand(
+        List.of(),
+        spec.address() + ":" + Cluster.get(client.system()).selfMember().address().getPort().get(),
+        spec.size(),
+        spec.transport(),
+        options);
+  }
+
+  /**
+   * The one place an agent's java command line is written, for this master's agents and for those
+   * that benchmarks and tests start themselves: this JVM's java, the agent's JVM options and then
+   * {@code jvmOptions}, this JVM's class path, and {@code sdm agent} with the master's address
+   * ({@code HOST:PORT}), the job's size and the transport, then {@code options} (the wire-up time,
+   * where the keys are, what the agent serves ...).
+   */
+  public static List<String> agentCommand(
+      List<String> jvmOptions,
+      String master,
+      int size,
+      ClusterSettings.Transport transport,
+      List<String> options) {
     List<String> c = new ArrayList<>();
     c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // An agent mostly waits on gdb: the client compiler alone starts it sooner on few cores.
@@ -152,9 +179,10 @@ public final class DistributedMaster {
         c.add(arg);
       }
     }
-    if (spec.transport() == ClusterSettings.Transport.AERON_UDP) {
+    if (transport == ClusterSettings.Transport.AERON_UDP) {
       c.add("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED");
     }
+    c.addAll(jvmOptions);
     c.add("-cp");
     List<String> path = new ArrayList<>();
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -165,19 +193,12 @@ public final class DistributedMaster {
     c.addAll(
         List.of(
             "--master",
-            spec.address()
-                + ":"
-                + Cluster.get(client.system()).selfMember().address().getPort().get(),
+            master,
             "--size",
-            Integer.toString(spec.size()),
+            Integer.toString(size),
             "--transport",
-            spec.transport().option(),
-            "--wire-up",
-            Long.toString(spec.wireUp().toSeconds())));
-    if (spec.keys() == KeyPassing.SHARED_HOME) {
-      c.addAll(List.of("--keys", keys.directory().toString()));
-    }
-    c.addAll(mode);
+            transport.option()));
+    c.addAll(options);
     return c;
   }
 

@@ -1,8 +1,6 @@
-package io.sdmfabric.cli;
+package io.sdmfabric.runtime;
 
-import io.sdmfabric.runtime.PrivateDirectory;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -11,13 +9,13 @@ import java.nio.file.Path;
  * must be the user's alone ({@link PrivateDirectory}). A client of the port reads it there; the
  * token is never on a command line nor in an environment. The file is written under a fresh name
  * made exclusively and renamed into place, so a link planted at its name is replaced, never
- * followed.
+ * followed. {@code DapPortServer} in the front-end's {@code dap} package serves the port.
  */
-final class DapTokenFile {
+public final class DapTokenFile {
   private DapTokenFile() {}
 
   /** The token file of {@code port}, in the directory {@code dap} of sdm's home. */
-  static Path of(Path sdmHome, int port) {
+  public static Path of(Path sdmHome, int port) {
     return sdmHome.resolve("dap").resolve(port + ".token");
   }
 
@@ -28,20 +26,11 @@ final class DapTokenFile {
    * @throws IOException when a directory is not the user's alone (the message says how to fix it)
    *     or the file cannot be written
    */
-  static Path write(Path sdmHome, int port, String token) throws IOException {
+  public static Path write(Path sdmHome, int port, String token) throws IOException {
     PrivateDirectory.ensure(sdmHome);
     Path file = of(sdmHome, port);
     PrivateDirectory.ensure(file.getParent());
     PrivateDirectory.write(file, token + "\n");
     return file;
-  }
-
-  /** Removes the file, if it is there. */
-  static void delete(Path file) {
-    try {
-      Files.deleteIfExists(file);
-    } catch (IOException e) {
-      // Ending: the next sdm dap on this port replaces it.
-    }
   }
 }

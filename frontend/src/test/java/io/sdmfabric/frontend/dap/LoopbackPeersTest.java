@@ -1,4 +1,4 @@
-package io.sdmfabric.cli;
+package io.sdmfabric.frontend.dap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.security.auth.module.UnixSystem;
-import io.sdmfabric.cli.LoopbackPeers.Row;
+import io.sdmfabric.frontend.dap.LoopbackPeers.Row;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.sdmfabric.cli;
+package io.sdmfabric.frontend.dap;
 
 import java.io.IOException;
 import java.net.InetAddress;
