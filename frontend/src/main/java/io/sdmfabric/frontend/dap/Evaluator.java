@@ -51,27 +51,29 @@ final class Evaluator {
       response.setResult("");
       return response;
     }
-    GroupFrame frame = args.getFrameId() == null ? null : stacks.frame(args.getFrameId());
-    RankSet ranks = frame != null ? threads.group(frame.threadId()).ranks() : threads.stopped();
-    if (frame != null) {
-      frames.select(frame.level(), ranks);
+    if (args.getFrameId() == null) {
+      response.setResult(
+          PerRankValues.of(
+              exchange.apply(Commands.evaluate(args.getExpression()), threads.stopped())));
+      return response;
     }
+    GroupFrame frame = stacks.frame(args.getFrameId());
+    RankSet ranks = threads.group(frame.threadId()).ranks();
+    frames.select(frame.level(), ranks);
     List<RankReply> replies = exchange.apply(Commands.evaluate(args.getExpression()), ranks);
     response.setResult(PerRankValues.of(replies));
-    if (frame != null) {
-      replies.stream()
-          .filter(r -> r.body().hasValue())
-          .map(r -> Protos.fromProto(r.body().getValue()))
-          .filter(GroupVariables::expandable)
-          .findFirst()
-          .ifPresent(
-              v -> {
-                response.setType(v.type());
-                response.setVariablesReference(
-                    references.reference(
-                        new VariableReferences.Expression(frame, args.getExpression())));
-              });
-    }
+    replies.stream()
+        .filter(r -> r.body().hasValue())
+        .map(r -> Protos.fromProto(r.body().getValue()))
+        .filter(GroupVariables::expandable)
+        .findFirst()
+        .ifPresent(
+            v -> {
+              response.setType(v.type());
+              response.setVariablesReference(
+                  references.reference(
+                      new VariableReferences.Expression(frame, args.getExpression())));
+            });
     return response;
   }
 }

@@ -25,12 +25,12 @@ import org.eclipse.lsp4j.debug.Variable;
 import org.eclipse.lsp4j.debug.VariablesResponse;
 
 /**
- * The variables of a rank group, as a DAP client shows them: a frame's arguments and locals, and
- * the fields, elements or pointed-to value of a value that has them, each with its text per class
- * of ranks ("42 on [0,1,3], -1 on [2]"). A value with parts gets a reference ({@link
- * VariableReferences}) whose expansion evaluates the part's own expression ({@code p.x}, {@code
- * a[3]}, {@code *next}) on the group's ranks, so that parts too are compared across ranks, however
- * deep.
+ * The variables of a rank group, as a DAP client shows them (the scopes, variables and setVariable
+ * requests): a frame's arguments and locals, and the fields, elements or pointed-to value of a
+ * value that has them, each with its text per class of ranks ("42 on [0,1,3], -1 on [2]"). A value
+ * with parts gets a reference ({@link VariableReferences}) whose expansion evaluates the part's own
+ * expression ({@code p.x}, {@code a[3]}, {@code *next}) on the group's ranks, so that parts too are
+ * compared across ranks, however deep.
  */
 final class GroupVariables {
   private static final Pattern PLAIN =

@@ -29,13 +29,7 @@ import java.util.function.Consumer;
  * {@link RankReply}, as the fabric merges them.
  */
 final class SimulatedSession implements SessionClient {
-  private final ExecutorService thread =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "simulated-session");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ExecutorService thread = Executors.newSingleThreadExecutor(); // ends at close
   private final List<DebuggerBackend> ranks = new ArrayList<>();
   private final List<Runnable> caused = new ArrayList<>(); // the simulator's pending event tasks
   private final Map<ByteBuffer, RankSet> emitted = new LinkedHashMap<>(); // merged, in order
