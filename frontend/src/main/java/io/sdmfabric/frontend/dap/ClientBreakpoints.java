@@ -18,7 +18,14 @@ import java.util.function.Function;
 import org.eclipse.lsp4j.debug.Breakpoint;
 import org.eclipse.lsp4j.debug.DataBreakpoint;
 import org.eclipse.lsp4j.debug.DataBreakpointAccessType;
+import org.eclipse.lsp4j.debug.DataBreakpointInfoResponse;
 import org.eclipse.lsp4j.debug.FunctionBreakpoint;
+import org.eclipse.lsp4j.debug.SetBreakpointsArguments;
+import org.eclipse.lsp4j.debug.SetBreakpointsResponse;
+import org.eclipse.lsp4j.debug.SetDataBreakpointsArguments;
+import org.eclipse.lsp4j.debug.SetDataBreakpointsResponse;
+import org.eclipse.lsp4j.debug.SetFunctionBreakpointsArguments;
+import org.eclipse.lsp4j.debug.SetFunctionBreakpointsResponse;
 import org.eclipse.lsp4j.debug.Source;
 import org.eclipse.lsp4j.debug.SourceBreakpoint;
 
@@ -49,13 +56,18 @@ final class ClientBreakpoints {
     this.sources = sources;
   }
 
-  /** The log message of breakpoint {@code id}, when it is a logpoint. */
-  Optional<LogMessage> logpoint(int id) {
-    return Optional.ofNullable(logpoints.get(id));
+  /** The log message of the logpoint whose stop {@code event} is, if it is one. */
+  Optional<LogMessage> logpoint(RankReply event) {
+    return event.body().hasSuspended()
+        ? Optional.ofNullable(logpoints.get(event.body().getSuspended().getBreakpointId()))
+        : Optional.empty();
   }
 
-  /** Replaces the breakpoints of {@code source} on {@code ranks} with {@code wanted}. */
-  List<Breakpoint> setSource(Source source, SourceBreakpoint[] wanted, RankSet ranks) {
+  /** Replaces the breakpoints of {@code args}' source on {@code ranks} with those it has. */
+  SetBreakpointsResponse setSource(SetBreakpointsArguments args, RankSet ranks) {
+    Source source = args.getSource();
+    SourceBreakpoint[] wanted =
+        args.getBreakpoints() == null ? new SourceBreakpoint[0] : args.getBreakpoints();
     String path = source.getPath();
     List<Breakpoint> shown = new ArrayList<>();
     List<Integer> ids = replace(path, ranks);
@@ -74,27 +86,31 @@ final class ClientBreakpoints {
       }
       shown.add(result);
     }
-    return shown;
+    SetBreakpointsResponse response = new SetBreakpointsResponse();
+    response.setBreakpoints(shown.toArray(Breakpoint[]::new));
+    return response;
   }
 
-  /** Replaces the function breakpoints on {@code ranks} with {@code wanted}. */
-  List<Breakpoint> setFunctions(FunctionBreakpoint[] wanted, RankSet ranks) {
+  /** Replaces the function breakpoints on {@code ranks} with those of {@code args}. */
+  SetFunctionBreakpointsResponse setFunctions(SetFunctionBreakpointsArguments args, RankSet ranks) {
     List<Breakpoint> shown = new ArrayList<>();
     List<Integer> ids = replace(FUNCTIONS, ranks);
-    for (FunctionBreakpoint b : wanted) {
+    for (FunctionBreakpoint b : args.getBreakpoints()) {
       shown.add(insert(b.getName(), b.getCondition(), b.getHitCondition(), null, ranks, ids));
     }
-    return shown;
+    SetFunctionBreakpointsResponse response = new SetFunctionBreakpointsResponse();
+    response.setBreakpoints(shown.toArray(Breakpoint[]::new));
+    return response;
   }
 
   /**
-   * Replaces the data breakpoints on {@code ranks} with {@code wanted}, each watching the
+   * Replaces the data breakpoints on {@code ranks} with those of {@code args}, each watching the
    * expression its data id names, in the frame each rank has selected.
    */
-  List<Breakpoint> setData(DataBreakpoint[] wanted, RankSet ranks) {
+  SetDataBreakpointsResponse setData(SetDataBreakpointsArguments args, RankSet ranks) {
     List<Breakpoint> shown = new ArrayList<>();
     List<Integer> ids = replace(DATA, ranks);
-    for (DataBreakpoint b : wanted) {
+    for (DataBreakpoint b : args.getBreakpoints()) {
       WatchKind kind =
           b.getAccessType() == null
               ? WatchKind.WRITE
@@ -111,16 +127,27 @@ final class ClientBreakpoints {
       }
       shown.add(result);
     }
-    return shown;
+    SetDataBreakpointsResponse response = new SetDataBreakpointsResponse();
+    response.setBreakpoints(shown.toArray(Breakpoint[]::new));
+    return response;
   }
 
-  /** The access types a data breakpoint may watch for. */
-  static DataBreakpointAccessType[] accessTypes() {
-    return new DataBreakpointAccessType[] {
-      DataBreakpointAccessType.WRITE,
-      DataBreakpointAccessType.READ,
-      DataBreakpointAccessType.READ_WRITE
-    };
+  /**
+   * What a data breakpoint on {@code expression} would be: it watches the expression itself, for
+   * any access type.
+   */
+  static DataBreakpointInfoResponse dataInfo(String expression) {
+    DataBreakpointInfoResponse response = new DataBreakpointInfoResponse();
+    response.setDataId(expression);
+    response.setDescription(expression);
+    response.setAccessTypes(
+        new DataBreakpointAccessType[] {
+          DataBreakpointAccessType.WRITE,
+          DataBreakpointAccessType.READ,
+          DataBreakpointAccessType.READ_WRITE
+        });
+    response.setCanPersist(false);
+    return response;
   }
 
   /** Deletes the breakpoints of {@code kind} on {@code ranks}; a list for their successors. */

@@ -16,15 +16,21 @@ import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.eclipse.lsp4j.debug.Scope;
+import org.eclipse.lsp4j.debug.ScopePresentationHint;
+import org.eclipse.lsp4j.debug.ScopesResponse;
+import org.eclipse.lsp4j.debug.SetVariableArguments;
+import org.eclipse.lsp4j.debug.SetVariableResponse;
 import org.eclipse.lsp4j.debug.Variable;
+import org.eclipse.lsp4j.debug.VariablesResponse;
 
 /**
- * The variables of a rank group, as a DAP client shows them: a frame's arguments and locals, and
- * the fields, elements or pointed-to value of a value that has them, each with its text per class
- * of ranks ("42 on [0,1,3], -1 on [2]"). A value with parts gets a reference ({@link
- * VariableReferences}) whose expansion evaluates the part's own expression ({@code p.x}, {@code
- * a[3]}, {@code *next}) on the group's ranks, so that parts too are compared across ranks, however
- * deep.
+ * The variables of a rank group, as a DAP client shows them (the scopes, variables and setVariable
+ * requests): a frame's arguments and locals, and the fields, elements or pointed-to value of a
+ * value that has them, each with its text per class of ranks ("42 on [0,1,3], -1 on [2]"). A value
+ * with parts gets a reference ({@link VariableReferences}) whose expansion evaluates the part's own
+ * expression ({@code p.x}, {@code a[3]}, {@code *next}) on the group's ranks, so that parts too are
+ * compared across ranks, however deep.
  */
 final class GroupVariables {
   private static final Pattern PLAIN =
@@ -48,6 +54,63 @@ final class GroupVariables {
     this.ranksOf = ranksOf;
     this.selectFrame = selectFrame;
     this.references = references;
+  }
+
+  /** The scopes of {@code frame}: its arguments and its locals. */
+  ScopesResponse scopes(GroupFrame frame) {
+    ScopesResponse response = new ScopesResponse();
+    response.setScopes(
+        new Scope[] {
+          scope("Arguments", new VariableReferences.Scope(frame, true)),
+          scope("Locals", new VariableReferences.Scope(frame, false))
+        });
+    return response;
+  }
+
+  private Scope scope(String name, VariableReferences.Scope of) {
+    Scope scope = new Scope();
+    scope.setName(name);
+    scope.setPresentationHint(
+        of.arguments() ? ScopePresentationHint.ARGUMENTS : ScopePresentationHint.LOCALS);
+    scope.setVariablesReference(references.reference(of));
+    scope.setExpensive(false);
+    return scope;
+  }
+
+  /** What variable reference {@code reference} holds. */
+  VariablesResponse variables(int reference) {
+    VariablesResponse response = new VariablesResponse();
+    response.setVariables(variables(container(reference)).toArray(Variable[]::new));
+    return response;
+  }
+
+  /** Sets a variable on every rank of its group; the reply shows its new value per class. */
+  SetVariableResponse set(SetVariableArguments args) {
+    SetVariableResponse response = new SetVariableResponse();
+    try {
+      response.setValue(
+          set(container(args.getVariablesReference()), args.getName(), args.getValue()));
+    } catch (IllegalArgumentException e) {
+      throw RequestFailure.of("not set: " + e.getMessage());
+    }
+    return response;
+  }
+
+  /**
+   * The expression of variable {@code name} of variable reference {@code reference}, or {@code
+   * name} itself without a reference.
+   */
+  String expression(Integer reference, String name) {
+    return reference == null ? name : expression(container(reference), name);
+  }
+
+  private VariableReferences.Container container(int reference) {
+    return references
+        .container(reference)
+        .orElseThrow(
+            () ->
+                RequestFailure.of(
+                    "variable reference " + reference + " has expired: the ranks moved"));
   }
 
   /** What {@code container} holds. */
@@ -147,8 +210,7 @@ final class GroupVariables {
           v.setEvaluateName(expression);
           v.setVariablesReference(
               expandable(first)
-                  ? references.reference(
-                      new VariableReferences.Expression(at.threadId(), at.level(), expression))
+                  ? references.reference(new VariableReferences.Expression(at.frame(), expression))
                   : 0);
           variables.add(v);
         });
@@ -167,8 +229,8 @@ final class GroupVariables {
 
   /** The group's ranks, their frame selected. */
   private RankSet at(VariableReferences.Container container) {
-    RankSet ranks = ranksOf.apply(container.threadId());
-    selectFrame.accept(container.level(), ranks);
+    RankSet ranks = ranksOf.apply(container.frame().threadId());
+    selectFrame.accept(container.frame().level(), ranks);
     return ranks;
   }
 
