@@ -18,12 +18,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Attaching to a process that stopped itself just before exec'ing the program, the way a job's
  * launcher starts ranks under sdm: the program is then debugged as if gdb had loaded it.
  */
+@Tag("gdb")
 class GdbAttachAtExecTest {
   private Process shim;
   private GdbDebugger gdb;

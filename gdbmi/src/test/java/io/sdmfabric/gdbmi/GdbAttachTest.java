@@ -27,6 +27,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * it, debugs it, and leaves it running when it detaches, closes, dies, or its JVM ends; only kill
  * ends it. The program ({@code ticker.c}) says how many ticks it counted when it ends normally.
  */
+@Tag("gdb")
 class GdbAttachTest {
   /** 200 ticks of 20 ms: about four seconds of running, plus what the test holds it stopped. */
   private static final String TICKS = "200";

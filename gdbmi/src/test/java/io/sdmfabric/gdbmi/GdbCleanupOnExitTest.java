@@ -10,9 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Whatever happens to the JVM, gdb and the program end with it. */
+@Tag("gdb")
 class GdbCleanupOnExitTest {
   @Test
   void aJvmThatExitsWithoutClosingLeavesNoGdbAndNoProgram() throws Exception {

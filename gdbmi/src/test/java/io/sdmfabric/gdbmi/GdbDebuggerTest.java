@@ -31,9 +31,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The Debugger SPI on real gdb 13, against the C programs of the test resources. */
+@Tag("gdb")
 class GdbDebuggerTest {
   private GdbDebugger gdb;
   private final EventRecorder events = new EventRecorder();

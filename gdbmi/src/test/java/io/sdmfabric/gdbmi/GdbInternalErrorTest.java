@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (a shell raises its limit, then execs gdb), so that a core, if gdb dumped one, would land there
  * (with this machine's {@code core_pattern}, {@code core}) and never in the work tree.
  */
+@Tag("gdb")
 class GdbInternalErrorTest {
   @TempDir Path dir;
   private GdbDriver driver;

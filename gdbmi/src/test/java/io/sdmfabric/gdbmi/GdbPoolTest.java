@@ -16,9 +16,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Programs handed out over real gdbs, a few to each; a gdb ends when nothing more can use it. */
+@Tag("gdb")
 class GdbPoolTest {
   private final List<GdbDebugger> ranks = new ArrayList<>();
 

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
  * copying a growing buffer per escape) would make gdb's largest answers, such as a deep {@code
  * -stack-list-frames} or a big {@code -data-read-memory}, stall the reader thread.
  *
- * <p>This is the one timing assertion the house style allows; it compares the parser against itself
- * at two sizes, with a 3x bound where linear predicts 2x, so that it holds on a loaded two-core
- * machine.
+ * <p>This is the one timing assertion the house style allows; it compares the parser's CPU time
+ * against itself at two sizes, with a 3x bound where linear predicts 2x, so that it holds on a
+ * loaded two-core machine.
  */
 class MiParserLinearTimeTest {
 
@@ -47,32 +47,22 @@ class MiParserLinearTimeTest {
   }
 
   /**
-   * The least time of {@code runs} parses of {@code line}, less the collector's time during each: a
-   * young collection that the larger line happens to need (the heap shrinks after {@code
-   * System.gc()}) is the collector's cost, not the parser's, and made this test fail under load.
+   * The least CPU time of this thread over {@code runs} parses of {@code line}. CPU time, not the
+   * clock's: a parse that waits for a core on a loaded machine, or a collection on the collector's
+   * threads, is not the parser's cost (with the clock's time this test failed under load).
    */
   private static long minNanos(byte[] line, int runs) throws MiParseException {
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
     long best = Long.MAX_VALUE;
     for (int i = 0; i < runs; i++) {
-      // A collection left over from the previous run would be charged to this one.
+      // A collection left over from the previous run would make this one wait at a safepoint.
       System.gc();
-      long collecting = collectionMillis();
-      long start = System.nanoTime();
+      long start = threads.getCurrentThreadCpuTime();
       MiParser.parse(line);
-      long elapsed = System.nanoTime() - start;
-      elapsed -= (collectionMillis() - collecting) * 1_000_000;
-      best = Math.min(best, Math.max(elapsed, 0));
+      best = Math.min(best, threads.getCurrentThreadCpuTime() - start);
     }
     return best;
-  }
-
-  private static long collectionMillis() {
-    long total = 0;
-    for (java.lang.management.GarbageCollectorMXBean gc :
-        java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
-      total += Math.max(gc.getCollectionTime(), 0);
-    }
-    return total;
   }
 
   @Test

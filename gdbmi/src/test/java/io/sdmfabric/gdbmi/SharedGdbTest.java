@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * own, sees only its own breakpoints and threads, numbered from 1, and has its own arguments,
  * environment and terminal.
  */
+@Tag("gdb")
 class SharedGdbTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private final List<GdbDebugger> ranks = new ArrayList<>();

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * program stopped at the same line in two gdbs, one reading each way, answers every expression
  * alike, and the one command is one command.
  */
+@Tag("gdb")
 class ValueReaderTest {
   private static final List<String> EXPRESSIONS =
       List.of(
