@@ -197,7 +197,7 @@ final class StacksCommand implements Callable<Integer> {
     }
     try (session) {
       ProcessTable table = new ProcessTable(session.size());
-      session.onEvent(table::apply);
+      session.subscribe(table::apply);
       table.put(attached, ProcessTable.State.STOPPED, "attached");
       StackSnapshot snapshot;
       try {

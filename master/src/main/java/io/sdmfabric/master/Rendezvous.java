@@ -6,7 +6,7 @@ import io.sdmfabric.server.ChildLink;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.server.UnavailableRanks;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.SessionSecret;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -44,7 +44,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * #NOT_ATTACHED}, so that every rank routes.
  *
  * <p>It watches every registered node. When nodes stop (an agent JVM killed), each gets a stand-in
- * in the master answering {@link Protos#rankLost()} for its ranks, in the same place of the tree,
+ * in the master answering {@link EventBodies#rankLost()} for its ranks, in the same place of the tree,
  * and the nodes next to them (their parents and children) get new routing ({@link
  * ServerNode.Rewire}); the ranks below a dead node keep working. The session hears {@link
  * ServerNode.RanksLost} once, naming exactly the dead nodes' ranks. The nodes themselves do not
@@ -168,9 +168,9 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
 
   /**
    * What the ranks a session does not expect answer: the same text for every rank, so that their
-   * errors merge into one line. The same as {@link Protos#NOT_ATTACHED}, which front-ends see.
+   * errors merge into one line. The same as {@link EventBodies#NOT_ATTACHED}, which front-ends see.
    */
-  public static final String NOT_ATTACHED = Protos.NOT_ATTACHED;
+  public static final String NOT_ATTACHED = EventBodies.NOT_ATTACHED;
 
   /** The length of a challenge. */
   public static final int NONCE_BYTES = 32;
@@ -442,7 +442,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
       if (stopped.contains(nodes.get(node))) {
         dead.add(node);
         deadRanks.addAll(ranks.get(node));
-        reasons.put(node, Protos.lostReason(nodes.get(node).path().address().getHost()));
+        reasons.put(node, EventBodies.lostReason(nodes.get(node).path().address().getHost()));
       }
     }
     stopped.clear();

@@ -4,7 +4,7 @@ import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.CanonicalBytes;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
@@ -43,7 +43,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * go to the parent as one {@link Replies} when all have come, or, for a command with a timeout,
  * when the timeout expires (a partial flush: later replies follow on their own). Each pending
  * command has its own timer. In a tree of one JVM, a child that stops turns the destination ranks
- * it still owes into {@linkplain Protos#rankLost() lost} replies, and is reported upward ({@link
+ * it still owes into {@linkplain EventBodies#rankLost() lost} replies, and is reported upward ({@link
  * RanksLost}), so that no command waits for it. A tree across JVMs is repaired by the master
  * instead: it replaces dead servers by stand-ins and sends the nodes next to them new routing
  * ({@link Rewire}).
@@ -110,7 +110,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
    * New routing for a wired node, from the master after it replaced dead servers by stand-ins: the
    * node's parent and children, some of them new. Commands in flight stay pending; what the node
    * still awaited through a child that was replaced will not come, so it is given up: the ranks in
-   * {@code lost} get {@linkplain Protos#rankLost() lost} replies, the others (alive, but their
+   * {@code lost} get {@linkplain EventBodies#rankLost() lost} replies, the others (alive, but their
    * replies went up through a dead server) {@link #REPLY_LOST} errors. Later replies of given-up
    * ranks are dropped.
    *
@@ -175,7 +175,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   }
 
   /**
-   * Ranks whose servers are gone, and why ({@link Protos#lostReason}; empty: not known), for {@code
+   * Ranks whose servers are gone, and why ({@link EventBodies#lostReason}; empty: not known), for {@code
    * to}.
    */
   public record RanksLost(ActorRef<Up> to, RankSet ranks, String reason) implements Up {
@@ -548,7 +548,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     } catch (RuntimeException e) {
       RankSet unanswered = mine.minus(arriving.answered());
       if (!unanswered.isEmpty()) {
-        arriving.reply(unanswered, ReplyBody.of(Protos.error(Failures.message(e))));
+        arriving.reply(unanswered, ReplyBody.of(EventBodies.error(Failures.message(e))));
       }
     }
     return mine.size() - arriving.stopInline();
@@ -675,12 +675,12 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     children = rest.toArray(NO_CHILDREN);
     RankSet ranks = child.ranks();
     lost = lost.union(ranks);
-    String reason = Protos.lostReason(child.ref().path().address().getHost());
+    String reason = EventBodies.lostReason(child.ref().path().address().getHost());
     context
         .getLog()
         .warn("ranks {} lost: {}", ranks, reason.isEmpty() ? "their server stopped" : reason);
     if (pending != null) {
-      byte[] body = CanonicalBytes.of(Protos.rankLost(reason));
+      byte[] body = CanonicalBytes.of(EventBodies.rankLost(reason));
       for (Map.Entry<Long, Pending> e : new ArrayList<>(pending.entrySet())) {
         Pending p = e.getValue();
         RankSet owed = p.dest.intersect(ranks).minus(p.merger.ranks());
@@ -706,7 +706,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   /** Gives up the ranks of {@code range} that pending commands still await; see {@link Rewire}. */
   private void giveUp(RankSet range, RankSet lost) {
     byte[] lostBody = lostBody();
-    byte[] replyLost = CanonicalBytes.of(Protos.error(REPLY_LOST));
+    byte[] replyLost = CanonicalBytes.of(EventBodies.error(REPLY_LOST));
     for (Map.Entry<Long, Pending> e : new ArrayList<>(pending.entrySet())) {
       Pending p = e.getValue();
       RankSet owed = p.dest.intersect(range).minus(p.merger.ranks());
@@ -822,7 +822,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   }
 
   private static byte[] lostBody() {
-    return CanonicalBytes.of(Protos.rankLost());
+    return CanonicalBytes.of(EventBodies.rankLost());
   }
 
   private <T> void send(ActorRef<T> to, T message) {

@@ -276,7 +276,7 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
 
   /** Takes {@code opened} as this adapter's session, with its console on the Debug Console. */
   private void open(SessionClient opened, Origin how, String workingDirectory) {
-    session = new SharedEvents(opened);
+    session = opened;
     origin = how;
     cwd = workingDirectory;
     console = new Console(session, renderer());
@@ -287,7 +287,7 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
     variables =
         new GroupVariables(
             this::exchange, threadId -> group(threadId).ranks(), frames::select, references);
-    session.onEvent(this::onEvent);
+    session.subscribe(this::onEvent);
   }
 
   /** The Debug Console's renderer: the console's text but for what the adapter shows itself. */
