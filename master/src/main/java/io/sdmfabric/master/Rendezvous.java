@@ -44,8 +44,8 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * #NOT_ATTACHED}, so that every rank routes.
  *
  * <p>It watches every registered node. When nodes stop (an agent JVM killed), each gets a stand-in
- * in the master answering {@link EventBodies#rankLost()} for its ranks, in the same place of the tree,
- * and the nodes next to them (their parents and children) get new routing ({@link
+ * in the master answering {@link EventBodies#rankLost()} for its ranks, in the same place of the
+ * tree, and the nodes next to them (their parents and children) get new routing ({@link
  * ServerNode.Rewire}); the ranks below a dead node keep working. The session hears {@link
  * ServerNode.RanksLost} once, naming exactly the dead nodes' ranks. The nodes themselves do not
  * watch each other: the rendezvous alone decides what is lost, so no rank is reported twice or

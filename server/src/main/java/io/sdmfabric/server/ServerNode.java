@@ -43,10 +43,10 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * go to the parent as one {@link Replies} when all have come, or, for a command with a timeout,
  * when the timeout expires (a partial flush: later replies follow on their own). Each pending
  * command has its own timer. In a tree of one JVM, a child that stops turns the destination ranks
- * it still owes into {@linkplain EventBodies#rankLost() lost} replies, and is reported upward ({@link
- * RanksLost}), so that no command waits for it. A tree across JVMs is repaired by the master
- * instead: it replaces dead servers by stand-ins and sends the nodes next to them new routing
- * ({@link Rewire}).
+ * it still owes into {@linkplain EventBodies#rankLost() lost} replies, and is reported upward
+ * ({@link RanksLost}), so that no command waits for it. A tree across JVMs is repaired by the
+ * master instead: it replaces dead servers by stand-ins and sends the nodes next to them new
+ * routing ({@link Rewire}).
  *
  * <p>A command whose id is not newer than the last one it took is refused (logged): the master
  * numbers commands in order, and a node hears them in order from its parent, so such a command is a
@@ -175,8 +175,8 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   }
 
   /**
-   * Ranks whose servers are gone, and why ({@link EventBodies#lostReason}; empty: not known), for {@code
-   * to}.
+   * Ranks whose servers are gone, and why ({@link EventBodies#lostReason}; empty: not known), for
+   * {@code to}.
    */
   public record RanksLost(ActorRef<Up> to, RankSet ranks, String reason) implements Up {
     public RanksLost {
