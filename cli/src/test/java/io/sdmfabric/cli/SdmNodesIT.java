@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.PrivateDirectory;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -290,7 +290,7 @@ class SdmNodesIT {
   /** What a rank lost with node {@code k} answers. */
   private static String lostWith(int k) {
     return "error: "
-        + Protos.RANK_LOST
+        + EventBodies.RANK_LOST
         + ": the server of their node at "
         + address(k)
         + " stopped";

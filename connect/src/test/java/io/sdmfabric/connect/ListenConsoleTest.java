@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.Handshake;
 import io.sdmfabric.wire.HostPort;
@@ -191,14 +192,14 @@ class ListenConsoleTest {
                     .setMissing(Protos.toProto(RankSet.empty()))
                     .setDescription(NASTY))
             .build());
-    answerCall(master, RankSet.all(2), Protos.error(NASTY)); // the program's load
+    answerCall(master, RankSet.all(2), EventBodies.error(NASTY)); // the program's load
     assertTrue(accepted.get(WAIT.toSeconds(), TimeUnit.SECONDS));
     master.write(
         Frame.newBuilder()
             .setEvent(
                 Event.newBuilder()
                     .setRanks(Protos.toProto(RankSet.of(1)))
-                    .setBody(Protos.error(NASTY)))
+                    .setBody(EventBodies.error(NASTY)))
             .build());
     master.write(Frame.newBuilder().setBye(Bye.newBuilder().setReason(NASTY)).build());
     out.await(l -> l.startsWith("session 1 ended: "), WAIT);
@@ -323,7 +324,7 @@ class ListenConsoleTest {
                     .setMissing(Protos.toProto(RankSet.empty()))
                     .setDescription("app"))
             .build());
-    answerCall(master, RankSet.of(0), Protos.ok());
+    answerCall(master, RankSet.of(0), EventBodies.ok());
     assertTrue(accepted.get(WAIT.toSeconds(), TimeUnit.SECONDS));
     master.write(
         Frame.newBuilder().setBye(Bye.newBuilder().setReason("the job has ended")).build());

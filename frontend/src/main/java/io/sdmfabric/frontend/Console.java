@@ -7,12 +7,11 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.model.WatchKind;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.CommandBody;
-import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -43,7 +42,7 @@ public final class Console {
     this.renderer = renderer;
     this.table = new ProcessTable(session.size());
     this.focus = RankSet.all(session.size());
-    session.onEvent(this::onEvent);
+    session.subscribe(this::onEvent);
   }
 
   /** The ranks commands go to without a prefix. */
@@ -224,7 +223,7 @@ public final class Console {
   /** Selects a frame; the console's level moves only when every rank could select it. */
   private void selectFrame(String word, RankSet ranks, int level) throws InterruptedException {
     List<RankReply> replies = call(word, "", ranks, Commands.selectFrame(level));
-    if (!replies.isEmpty() && replies.stream().noneMatch(r -> failed(r.body()))) {
+    if (!replies.isEmpty() && replies.stream().noneMatch(r -> r.reply() instanceof Reply.Failure)) {
       frameLevel = level;
     }
   }
@@ -244,7 +243,7 @@ public final class Console {
     table.markRunning(ranks);
     List<RankReply> replies = call(word, "", ranks, body);
     for (RankReply r : replies) {
-      if (failed(r.body())) {
+      if (r.reply() instanceof Reply.Failure) {
         table.resumeFailed(r.ranks(), before);
       }
     }
@@ -253,7 +252,7 @@ public final class Console {
   /** Detaches from the ranks' processes; those that did are detached for good. */
   private void detach(String word, RankSet ranks) throws InterruptedException {
     for (RankReply r : call(word, "", ranks, Commands.detach())) {
-      if (r.body().hasDetached()) {
+      if (r.reply() instanceof Reply.Detached) {
         table.put(r.ranks(), ProcessTable.State.DETACHED, "");
       }
     }
@@ -266,12 +265,12 @@ public final class Console {
    */
   public void recordStops(RankSet ranks) throws InterruptedException {
     for (RankReply r : exchange(ranks, Commands.listFrames())) {
-      if (r.body().hasFrames() && r.body().getFrames().getFramesCount() > 0) {
-        String where = Protos.fromProto(r.body().getFrames().getFrames(0)).describe();
-        table.put(r.ranks(), ProcessTable.State.STOPPED, where);
-      } else if (r.body().hasError()) {
-        table.put(r.ranks(), ProcessTable.State.ERROR, r.body().getError().getMessage());
-      } else if (r.body().hasLost()) {
+      Reply reply = r.reply();
+      if (reply instanceof Reply.Frames f && !f.frames().isEmpty()) {
+        table.put(r.ranks(), ProcessTable.State.STOPPED, f.frames().get(0).describe());
+      } else if (reply instanceof Reply.Error e) {
+        table.put(r.ranks(), ProcessTable.State.ERROR, e.message());
+      } else if (reply instanceof Reply.Lost) {
         table.apply(r);
       }
     }
@@ -306,10 +305,8 @@ public final class Console {
               }
               long threads = 0;
               for (RankReply r : replies) {
-                if (r.body().hasThreads()) {
-                  threads +=
-                      (long) row.ranks().intersectionSize(r.ranks())
-                          * r.body().getThreads().getThreadsCount();
+                if (r.reply() instanceof Reply.Threads t) {
+                  threads += (long) row.ranks().intersectionSize(r.ranks()) * t.threads().size();
                 }
               }
               return row.withThreads(threads);
@@ -323,10 +320,10 @@ public final class Console {
         word,
         exchange(ranks, Commands.listAllStacks()),
         (tree, r) -> {
-          if (!r.body().hasThreadStacks()) {
+          if (!(r.reply() instanceof Reply.ThreadStacks t)) {
             return false;
           }
-          tree.addThreads(Protos.fromProto(r.body().getThreadStacks()), r.ranks());
+          tree.addThreads(t.stacks(), r.ranks());
           return true;
         });
   }
@@ -348,7 +345,9 @@ public final class Console {
       return;
     }
     List<RankReply> replies = exchange(stopped, Commands.mpiWait());
-    replies.stream().filter(r -> !r.body().hasMpiWait()).forEach(r -> renderer.reply(word, "", r));
+    replies.stream()
+        .filter(r -> !(r.reply() instanceof Reply.WaitsInMpi))
+        .forEach(r -> renderer.reply(word, "", r));
     renderer.mpiWaits(new MpiWaitGraph(replies, table.rows(RankSet.all(session.size()))));
     renderer.complete(word);
   }
@@ -359,10 +358,10 @@ public final class Console {
         word,
         exchange(ranks, Commands.listFrames()),
         (tree, r) -> {
-          if (!r.body().hasFrames() || r.body().getFrames().getFramesCount() == 0) {
+          if (!(r.reply() instanceof Reply.Frames f) || f.frames().isEmpty()) {
             return false;
           }
-          tree.add(Protos.fromProto(r.body().getFrames()), r.ranks());
+          tree.add(f.frames(), r.ranks());
           return true;
         });
   }
@@ -413,10 +412,5 @@ public final class Console {
   private void onEvent(RankReply event) {
     renderer.event(event);
     table.apply(event);
-  }
-
-  /** Whether a rank's reply says the command failed there: an error, or the rank is lost. */
-  private static boolean failed(EventBody body) {
-    return body.hasError() || body.hasLost();
   }
 }

@@ -3,21 +3,16 @@ package io.sdmfabric.frontend;
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.MpiWait;
+import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
-import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.ExitEvent;
-import io.sdmfabric.wire.proto.ProgramLoadedEvent;
-import io.sdmfabric.wire.proto.SuspendedEvent;
-import io.sdmfabric.wire.proto.ValueProto;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -51,69 +46,84 @@ public final class JsonRenderer implements Renderer {
 
   @Override
   public void reply(String command, String expression, RankReply reply) {
-    EventBody b = reply.body();
     RankSet ranks = reply.ranks();
-    switch (b.getKindCase()) {
-      case OK, RUNNING -> {}
-      case DETACHED -> emit(event("detached", ranks));
-      case LOADED -> emit(loaded(ranks, b.getLoaded()));
-      case BREAKPOINT -> emit(breakpoint(ranks, Protos.fromProto(b.getBreakpoint())));
-      case BREAKPOINTS -> emit(breakpoints(ranks, Protos.fromProto(b.getBreakpoints())));
-      case FRAME -> emit(event("frame", ranks, "frame", frame(Protos.fromProto(b.getFrame()))));
-      case FRAMES -> emit(frames(ranks, Protos.fromProto(b.getFrames())));
-      case DEPTH -> emit(event("depth", ranks, "depth", b.getDepth().getDepth()));
-      case VALUE -> emit(value(ranks, expression, b.getValue()));
-      case TYPE -> emit(event("type", ranks, "expr", expression, "type", b.getType().getType()));
-      case VARIABLES -> emit(variables(ranks, Protos.fromProto(b.getVariables())));
-      case THREADS -> emit(threads(ranks, Protos.fromProto(b.getThreads())));
-      case THREAD -> emit(threads(ranks, List.of(Protos.fromProto(b.getThread()))));
-      case MEMORY -> emit(memory(ranks, expression, b.getMemory().getBytes().toByteArray()));
-      case SIGNALS -> emit(signals(ranks, Protos.fromProto(b.getSignals())));
-      case TEXT -> emit(event("text", ranks, "text", b.getText().getText()));
-      default -> event(reply);
+    Reply r = reply.reply();
+    if (r instanceof Reply.Ok || r instanceof Reply.Running) {
+      // Nothing to emit: what follows (a stop, an exit) is emitted as it comes.
+    } else if (r instanceof Reply.Detached) {
+      emit(event("detached", ranks));
+    } else if (r instanceof Reply.Loaded l) {
+      emit(loaded(ranks, l.program()));
+    } else if (r instanceof Reply.NewBreakpoint b) {
+      emit(breakpoint(ranks, b.breakpoint()));
+    } else if (r instanceof Reply.Breakpoints b) {
+      emit(breakpoints(ranks, b.breakpoints()));
+    } else if (r instanceof Reply.SelectedFrame f) {
+      emit(event("frame", ranks, "frame", frame(f.frame())));
+    } else if (r instanceof Reply.Frames f) {
+      emit(frames(ranks, f.frames()));
+    } else if (r instanceof Reply.Depth d) {
+      emit(event("depth", ranks, "depth", d.depth()));
+    } else if (r instanceof Reply.Evaluated v) {
+      emit(value(ranks, expression, v.value()));
+    } else if (r instanceof Reply.TypeOf t) {
+      emit(event("type", ranks, "expr", expression, "type", t.type()));
+    } else if (r instanceof Reply.Variables v) {
+      emit(variables(ranks, v.variables()));
+    } else if (r instanceof Reply.Threads t) {
+      emit(threads(ranks, t.threads()));
+    } else if (r instanceof Reply.SelectedThread t) {
+      emit(threads(ranks, List.of(t.thread())));
+    } else if (r instanceof Reply.Memory m) {
+      emit(memory(ranks, expression, m.bytes().toByteArray()));
+    } else if (r instanceof Reply.Signals g) {
+      emit(signals(ranks, g.signals()));
+    } else if (r instanceof Reply.Text t) {
+      emit(event("text", ranks, "text", t.text()));
+    } else {
+      event(reply);
     }
   }
 
   @Override
   public void event(RankReply event) {
-    EventBody b = event.body();
     RankSet ranks = event.ranks();
-    if (b.hasSuspended()) {
-      emit(stopped(ranks, b.getSuspended()));
-    } else if (b.hasExit()) {
-      emit(exited(ranks, b.getExit()));
-    } else if (b.hasOutput()) {
-      String text = b.getOutput().getBytes().toString(StandardCharsets.UTF_8);
-      emit(event("output", ranks, "stream", "stdout", "text", text));
-    } else if (b.hasError()) {
-      emit(event("error", ranks, "message", b.getError().getMessage()));
-    } else if (b.hasLost()) {
-      emit(event("error", ranks, "message", Protos.lostText(b.getLost())));
-    } else if (b.hasDebuggerEnded()) {
-      emit(event("debugger-ended", ranks, "message", b.getDebuggerEnded().getReason()));
+    Reply r = event.reply();
+    if (r instanceof Reply.Stopped s) {
+      emit(stopped(ranks, s));
+    } else if (r instanceof Reply.Exited x) {
+      emit(exited(ranks, x));
+    } else if (r instanceof Reply.Output o) {
+      emit(event("output", ranks, "stream", "stdout", "text", o.text()));
+    } else if (r instanceof Reply.Error e) {
+      emit(event("error", ranks, "message", e.message()));
+    } else if (r instanceof Reply.Lost l) {
+      emit(event("error", ranks, "message", l.message()));
+    } else if (r instanceof Reply.DebuggerEnded d) {
+      emit(event("debugger-ended", ranks, "message", d.reason()));
     }
   }
 
-  private static Map<String, Object> stopped(RankSet ranks, SuspendedEvent s) {
+  private static Map<String, Object> stopped(RankSet ranks, Reply.Stopped s) {
     Map<String, Object> m =
         event(
             "stopped",
             ranks,
             "reason",
-            Protos.fromProto(s.getReason()).name().toLowerCase(Locale.ROOT).replace('_', '-'));
-    if (!s.getSignal().isEmpty()) {
-      m.put("signal", s.getSignal());
+            s.reason().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    if (!s.signal().isEmpty()) {
+      m.put("signal", s.signal());
     }
-    m.put("frame", frame(Protos.fromProto(s.getFrame())));
+    m.put("frame", frame(s.frame()));
     return m;
   }
 
-  private static Map<String, Object> exited(RankSet ranks, ExitEvent x) {
-    return x.getStatusLost()
+  private static Map<String, Object> exited(RankSet ranks, Reply.Exited x) {
+    return x.statusLost()
         ? event("exited", ranks, "statusLost", true)
-        : x.getSignal().isEmpty()
-            ? event("exited", ranks, "code", x.getCode())
-            : event("exited", ranks, "signal", x.getSignal());
+        : x.signal().isEmpty()
+            ? event("exited", ranks, "code", x.code())
+            : event("exited", ranks, "signal", x.signal());
   }
 
   @Override
@@ -269,18 +279,16 @@ public final class JsonRenderer implements Renderer {
     emit(event("complete", RankSet.empty(), "command", command));
   }
 
-  private static Map<String, Object> loaded(RankSet ranks, ProgramLoadedEvent loaded) {
-    return event(
-        "loaded", ranks, "program", loaded.getProgram(), "debugInfo", loaded.getHasDebugInfo());
+  private static Map<String, Object> loaded(RankSet ranks, ProgramInfo loaded) {
+    return event("loaded", ranks, "program", loaded.program(), "debugInfo", loaded.hasDebugInfo());
   }
 
   private static Map<String, Object> frames(RankSet ranks, List<Frame> frames) {
     return event("frames", ranks, "frames", frames.stream().map(JsonRenderer::frame).toList());
   }
 
-  private static Map<String, Object> value(RankSet ranks, String expression, ValueProto value) {
-    return event(
-        "value", ranks, "expr", expression, "value", value.getText(), "type", value.getType());
+  private static Map<String, Object> value(RankSet ranks, String expression, Value value) {
+    return event("value", ranks, "expr", expression, "value", value.text(), "type", value.type());
   }
 
   private static Map<String, Object> memory(RankSet ranks, String expression, byte[] bytes) {

@@ -2,8 +2,8 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.MpiWait;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -86,10 +86,10 @@ public final class MpiWaitGraph {
     RankSet.Builder unknownRanks = RankSet.builder();
     List<Group> waits = new ArrayList<>();
     for (RankReply r : replies) {
-      if (!r.body().hasMpiWait()) {
+      if (!(r.reply() instanceof Reply.WaitsInMpi w)) {
         continue;
       }
-      MpiWait wait = Protos.fromProto(r.body().getMpiWait());
+      MpiWait wait = w.mpiWait();
       if (wait.state() == MpiWait.State.UNKNOWN) {
         unknownRanks.addAll(r.ranks());
       } else if (wait.state() == MpiWait.State.WAITING) {

@@ -1,11 +1,8 @@
 package io.sdmfabric.frontend;
 
-import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
-import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.ExitEvent;
+import io.sdmfabric.wire.Reply;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -104,24 +101,22 @@ public final class ProcessTable {
   }
 
   /**
-   * Records an unsolicited stop, exit, end of a debugger, or loss of ranks ({@link
-   * Protos#rankLost()}); other events change nothing.
+   * Records an unsolicited stop, exit, end of a debugger, or loss of ranks ({@link Reply.Lost});
+   * other events change nothing.
    */
   public synchronized void apply(RankReply event) {
-    EventBody body = event.body();
-    if (body.hasSuspended()) {
-      Frame frame = Protos.fromProto(body.getSuspended().getFrame());
-      set(event.ranks(), State.STOPPED, frame.describe());
-    } else if (body.hasExit()) {
-      ExitEvent x = body.getExit();
+    Reply r = event.reply();
+    if (r instanceof Reply.Stopped s) {
+      set(event.ranks(), State.STOPPED, s.frame().describe());
+    } else if (r instanceof Reply.Exited x) {
       String how =
-          x.getStatusLost()
+          x.statusLost()
               ? "exit status unknown"
-              : x.getSignal().isEmpty() ? "exit code " + x.getCode() : "signal " + x.getSignal();
+              : x.signal().isEmpty() ? "exit code " + x.code() : "signal " + x.signal();
       set(event.ranks(), State.EXITED, how);
-    } else if (body.hasDebuggerEnded()) {
-      set(event.ranks(), State.ERROR, body.getDebuggerEnded().getReason());
-    } else if (body.hasLost()) {
+    } else if (r instanceof Reply.DebuggerEnded d) {
+      set(event.ranks(), State.ERROR, d.reason());
+    } else if (r instanceof Reply.Lost) {
       lose(event.ranks());
     }
     notifyAll();

@@ -4,6 +4,7 @@ import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +46,7 @@ public final class ProgramLoad {
     boolean any = false;
     for (RankReply r : replies) {
       renderer.reply(word, "", r);
-      any |= r.body().hasLoaded();
+      any |= r.reply() instanceof Reply.Loaded;
     }
     return any;
   }

@@ -1,12 +1,14 @@
 package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.EventSubscribers;
 import io.sdmfabric.wire.FrameConnection;
 import io.sdmfabric.wire.Handshake;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.SessionSecret;
+import io.sdmfabric.wire.Subscription;
 import io.sdmfabric.wire.proto.Bye;
 import io.sdmfabric.wire.proto.Call;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -45,7 +47,7 @@ public final class RemoteSession implements SessionClient {
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
   private final CompletableFuture<String> ended = new CompletableFuture<>();
-  private volatile Consumer<RankReply> events = e -> {};
+  private final EventSubscribers events = new EventSubscribers();
 
   private RemoteSession(FrameConnection connection, Welcome welcome) {
     this.connection = connection;
@@ -179,8 +181,8 @@ public final class RemoteSession implements SessionClient {
   }
 
   @Override
-  public void onEvent(Consumer<RankReply> listener) {
-    this.events = listener;
+  public Subscription subscribe(Consumer<RankReply> listener) {
+    return events.subscribe(listener);
   }
 
   /** Hears once, with why, when the session ends or the connection to it is lost. */
@@ -253,7 +255,7 @@ public final class RemoteSession implements SessionClient {
             .completeExceptionally(new IllegalArgumentException(f.getCallRefused().getReason()));
       }
       case EVENT ->
-          events.accept(
+          events.publish(
               new RankReply(Protos.fromProto(f.getEvent().getRanks()), f.getEvent().getBody()));
       case BYE -> {
         ended.complete("the master ended the session: " + f.getBye().getReason());

@@ -26,7 +26,7 @@ public final class RunningJobStacks {
   public static StackSnapshot sampleThenDetach(
       SessionClient session, RankSet attached, int count, Duration interval) throws Exception {
     ProcessTable table = new ProcessTable(session.size());
-    session.onEvent(table::apply);
+    session.subscribe(table::apply);
     table.put(attached, ProcessTable.State.STOPPED, "attached");
     try {
       return StackSnapshot.sample(session, table, attached, count, interval);

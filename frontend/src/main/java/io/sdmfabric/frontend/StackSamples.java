@@ -2,8 +2,8 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.StackTree;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,8 +45,8 @@ public final class StackSamples {
     List<Class> snapshot = new ArrayList<>();
     StackTree.Builder tree = StackTree.builder();
     for (RankReply r : replies) {
-      if (r.body().hasThreadStacks()) {
-        List<List<Frame>> stacks = Protos.fromProto(r.body().getThreadStacks());
+      if (r.reply() instanceof Reply.ThreadStacks t) {
+        List<List<Frame>> stacks = t.stacks();
         tree.addThreads(stacks, r.ranks());
         Map<List<Place>, Integer> counts = new HashMap<>();
         stacks.forEach(s -> counts.merge(places(s), 1, Integer::sum));

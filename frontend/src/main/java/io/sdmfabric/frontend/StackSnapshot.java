@@ -5,8 +5,8 @@ import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -76,15 +76,12 @@ public record StackSnapshot(
       throws Exception {
     int size = session.size();
     ProcessTable table = new ProcessTable(size);
-    session.onEvent(table::apply);
+    session.subscribe(table::apply);
     RankSet all = RankSet.all(size);
     LaunchSpec spec = new LaunchSpec(program, args, Map.of(), Path.of("").toAbsolutePath());
     for (RankReply r : call(session, Commands.startSession(spec), all)) {
-      if (r.body().hasError()) {
-        throw new LoadFailed(r.ranks(), r.body().getError().getMessage());
-      }
-      if (r.body().hasLost()) {
-        throw new LoadFailed(r.ranks(), Protos.lostText(r.body().getLost()));
+      if (r.reply() instanceof Reply.Failure f) {
+        throw new LoadFailed(r.ranks(), f.message());
       }
     }
     table.markRunning(all);

@@ -2,20 +2,17 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
-import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.ExitEvent;
-import io.sdmfabric.wire.proto.ProgramLoadedEvent;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -42,26 +39,43 @@ public final class TextRenderer implements Renderer {
   @Override
   public synchronized void reply(String command, String expression, RankReply reply) {
     String ranks = "[" + reply.ranks() + "] ";
-    EventBody b = reply.body();
-    switch (b.getKindCase()) {
-      case OK, RUNNING -> {}
-      case DETACHED -> line(ranks + "detached");
-      case ERROR -> lines(ranks + "error: ", b.getError().getMessage());
-      case LOADED -> line(ranks + loaded(b.getLoaded()));
-      case BREAKPOINT -> line(ranks + describe(Protos.fromProto(b.getBreakpoint())));
-      case BREAKPOINTS -> breakpoints(ranks, Protos.fromProto(b.getBreakpoints()));
-      case FRAME -> line(ranks + frame(Protos.fromProto(b.getFrame())));
-      case FRAMES -> frames(ranks, Protos.fromProto(b.getFrames()));
-      case DEPTH -> line(ranks + "depth " + b.getDepth().getDepth());
-      case VALUE -> lines(ranks + expression + " = ", b.getValue().getText());
-      case TYPE -> lines(ranks + "type = ", b.getType().getType());
-      case VARIABLES -> variables(ranks, Protos.fromProto(b.getVariables()));
-      case THREADS -> threads(ranks, Protos.fromProto(b.getThreads()));
-      case THREAD -> line(ranks + "thread " + thread(Protos.fromProto(b.getThread())));
-      case MEMORY -> line(ranks + expression + ": " + hex(b.getMemory().getBytes().toByteArray()));
-      case SIGNALS -> signals(ranks, Protos.fromProto(b.getSignals()));
-      case TEXT -> out.println(ranks + text(TerminalText.escapeLines(b.getText().getText())));
-      default -> event(reply);
+    Reply r = reply.reply();
+    if (r instanceof Reply.Ok || r instanceof Reply.Running) {
+      // Nothing to show: what follows (a stop, an exit) is shown as it comes.
+    } else if (r instanceof Reply.Detached) {
+      line(ranks + "detached");
+    } else if (r instanceof Reply.Error e) {
+      lines(ranks + "error: ", e.message());
+    } else if (r instanceof Reply.Loaded l) {
+      line(ranks + loaded(l.program()));
+    } else if (r instanceof Reply.NewBreakpoint b) {
+      line(ranks + describe(b.breakpoint()));
+    } else if (r instanceof Reply.Breakpoints b) {
+      breakpoints(ranks, b.breakpoints());
+    } else if (r instanceof Reply.SelectedFrame f) {
+      line(ranks + frame(f.frame()));
+    } else if (r instanceof Reply.Frames f) {
+      frames(ranks, f.frames());
+    } else if (r instanceof Reply.Depth d) {
+      line(ranks + "depth " + d.depth());
+    } else if (r instanceof Reply.Evaluated v) {
+      lines(ranks + expression + " = ", v.value().text());
+    } else if (r instanceof Reply.TypeOf t) {
+      lines(ranks + "type = ", t.type());
+    } else if (r instanceof Reply.Variables v) {
+      variables(ranks, v.variables());
+    } else if (r instanceof Reply.Threads t) {
+      threads(ranks, t.threads());
+    } else if (r instanceof Reply.SelectedThread t) {
+      line(ranks + "thread " + thread(t.thread()));
+    } else if (r instanceof Reply.Memory m) {
+      line(ranks + expression + ": " + hex(m.bytes().toByteArray()));
+    } else if (r instanceof Reply.Signals g) {
+      signals(ranks, g.signals());
+    } else if (r instanceof Reply.Text t) {
+      out.println(ranks + text(TerminalText.escapeLines(t.text())));
+    } else {
+      event(reply);
     }
   }
 
@@ -80,10 +94,10 @@ public final class TextRenderer implements Renderer {
     out.println(TerminalText.escape(head) + TerminalText.escapeLines(text).replace("\n", "\n  "));
   }
 
-  private static String loaded(ProgramLoadedEvent loaded) {
+  private static String loaded(ProgramInfo loaded) {
     return "loaded "
-        + loaded.getProgram()
-        + (loaded.getHasDebugInfo()
+        + loaded.program()
+        + (loaded.hasDebugInfo()
             ? ""
             : " (no debugging symbols: no source lines or local variables; compile with -g)");
   }
@@ -148,45 +162,41 @@ public final class TextRenderer implements Renderer {
   @Override
   public synchronized void event(RankReply event) {
     String ranks = "[" + event.ranks() + "] ";
-    EventBody b = event.body();
-    if (b.hasSuspended()) {
-      var s = b.getSuspended();
-      Frame f = Protos.fromProto(s.getFrame());
+    Reply r = event.reply();
+    if (r instanceof Reply.Stopped s) {
       String why =
-          switch (Protos.fromProto(s.getReason())) {
-            case BREAKPOINT_HIT -> "breakpoint " + s.getBreakpointId();
+          switch (s.reason()) {
+            case BREAKPOINT_HIT -> "breakpoint " + s.breakpointId();
             case WATCHPOINT_TRIGGER, READ_WATCHPOINT_TRIGGER, ACCESS_WATCHPOINT_TRIGGER ->
-                "watchpoint " + s.getBreakpointId();
-            case SIGNAL_RECEIVED -> "signal " + s.getSignal();
+                "watchpoint " + s.breakpointId();
+            case SIGNAL_RECEIVED -> "signal " + s.signal();
             case END_STEPPING_RANGE -> "step";
             case FUNCTION_FINISHED -> "finish";
             case INTERRUPTED -> "interrupted";
-            default -> Protos.fromProto(s.getReason()).name().toLowerCase(Locale.ROOT);
+            default -> s.reason().name().toLowerCase(Locale.ROOT);
           };
-      line(ranks + "stopped: " + why + " in " + f.describe());
-    } else if (b.hasExit()) {
-      ExitEvent x = b.getExit();
+      line(ranks + "stopped: " + why + " in " + s.frame().describe());
+    } else if (r instanceof Reply.Exited x) {
       line(
           ranks
-              + (x.getStatusLost()
+              + (x.statusLost()
                   ? "exited; gdb did not say how"
-                  : x.getSignal().isEmpty()
-                      ? "exited with code " + x.getCode()
-                      : "killed by signal " + x.getSignal()));
-    } else if (b.hasOutput()) {
+                  : x.signal().isEmpty()
+                      ? "exited with code " + x.code()
+                      : "killed by signal " + x.signal()));
+    } else if (r instanceof Reply.Output o) {
       // The program's own output: its bytes as it wrote them (see the class comment).
-      String text = b.getOutput().getBytes().toString(StandardCharsets.UTF_8);
-      for (String line : text.split("\n", -1)) {
+      for (String line : o.text().split("\n", -1)) {
         if (!line.isEmpty()) {
           out.println(ranks + line);
         }
       }
-    } else if (b.hasError()) {
-      lines(ranks + "error: ", b.getError().getMessage());
-    } else if (b.hasLost()) {
-      line(ranks + "error: " + Protos.lostText(b.getLost()));
-    } else if (b.hasDebuggerEnded()) {
-      lines(ranks + "error: ", b.getDebuggerEnded().getReason());
+    } else if (r instanceof Reply.Error e) {
+      lines(ranks + "error: ", e.message());
+    } else if (r instanceof Reply.Lost l) {
+      line(ranks + "error: " + l.message());
+    } else if (r instanceof Reply.DebuggerEnded d) {
+      lines(ranks + "error: ", d.reason());
     }
   }
 

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.ThreadInfo;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
+import io.sdmfabric.wire.EventSubscribers;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
+import io.sdmfabric.wire.Subscription;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -30,7 +32,7 @@ class ConsoleTest {
   /** Four ranks: 0-2 attached and stopped in nanosleep, 3 without a debugger. */
   private static final class Scripted implements SessionClient {
     final List<CommandBody.KindCase> calls = new ArrayList<>();
-    Consumer<RankReply> events = e -> {};
+    final EventSubscribers events = new EventSubscribers();
 
     @Override
     public int size() {
@@ -50,29 +52,29 @@ class ConsoleTest {
       RankSet failed = dest.intersect(RankSet.of(3));
       List<RankReply> replies = new ArrayList<>();
       if (!failed.isEmpty()) {
-        replies.add(new RankReply(failed, Protos.error(NOT_ATTACHED)));
+        replies.add(new RankReply(failed, EventBodies.error(NOT_ATTACHED)));
       }
       if (!attached.isEmpty()) {
         replies.add(
             new RankReply(
                 attached,
                 switch (command.getKindCase()) {
-                  case DETACH -> Protos.detached();
-                  case LIST_FRAMES -> Protos.frames(List.of(SLEEP));
+                  case DETACH -> EventBodies.detached();
+                  case LIST_FRAMES -> EventBodies.frames(List.of(SLEEP));
                   case LIST_THREADS ->
-                      Protos.threads(
+                      EventBodies.threads(
                           List.of(
                               new ThreadInfo(1, "LWP 1", "", true, SLEEP),
                               new ThreadInfo(2, "LWP 2", "", true, SLEEP)));
-                  default -> Protos.error("unexpected " + command.getKindCase());
+                  default -> EventBodies.error("unexpected " + command.getKindCase());
                 }));
       }
       return CompletableFuture.completedFuture(replies);
     }
 
     @Override
-    public void onEvent(Consumer<RankReply> events) {
-      this.events = events;
+    public Subscription subscribe(Consumer<RankReply> listener) {
+      return events.subscribe(listener);
     }
 
     @Override
@@ -143,7 +145,7 @@ class ConsoleTest {
   @Test
   void aRankLostEventIsShownAsAnErrorAndMarksTheRanksLost() throws Exception {
     console.recordStops(RankSet.all(4));
-    session.events.accept(new RankReply(RankSet.of(1, 2), Protos.rankLost()));
+    session.events.publish(new RankReply(RankSet.of(1, 2), EventBodies.rankLost()));
     assertEquals(
         RankSet.of(1, 2), console.table().ranksIn(ProcessTable.State.LOST, RankSet.all(4)));
     assertEquals(

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.Value;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -55,13 +55,14 @@ class JsonTest {
         "",
         new RankReply(
             RankSet.of(0),
-            Protos.variables(List.of(Value.scalar("n", "int", Value.Kind.INTEGER, 4, "42")))));
+            EventBodies.variables(List.of(Value.scalar("n", "int", Value.Kind.INTEGER, 4, "42")))));
     r.reply(
         "info signals",
         "",
         new RankReply(
             RankSet.of(0),
-            Protos.signals(List.of(new SignalInfo("SIGINT", true, true, false, "Interrupt")))));
+            EventBodies.signals(
+                List.of(new SignalInfo("SIGINT", true, true, false, "Interrupt")))));
     assertEquals(
         List.of(
             "{\"event\":\"variables\",\"ranks\":\"0\",\"variables\":"

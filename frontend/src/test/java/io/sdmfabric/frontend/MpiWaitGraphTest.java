@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.model.MpiWait;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -34,7 +34,7 @@ class MpiWaitGraphTest {
   }
 
   private static RankReply reply(RankSet ranks, MpiWait wait) {
-    return new RankReply(ranks, Protos.mpiWait(wait));
+    return new RankReply(ranks, EventBodies.mpiWait(wait));
   }
 
   private static String text(MpiWaitGraph graph) {

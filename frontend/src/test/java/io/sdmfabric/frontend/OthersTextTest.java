@@ -13,7 +13,7 @@ import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.StopReason;
 import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.EventBody;
@@ -49,9 +49,9 @@ class OthersTextTest {
   private static List<EventBody> replies() {
     Value value = new Value("v" + NASTY, "int", Value.Kind.INTEGER, 4, NASTY, 0, List.of());
     return List.of(
-        Protos.error(NASTY),
-        Protos.loaded(new ProgramInfo("/bin/" + NASTY, false)),
-        Protos.breakpoint(
+        EventBodies.error(NASTY),
+        EventBodies.loaded(new ProgramInfo("/bin/" + NASTY, false)),
+        EventBodies.breakpoint(
             new Breakpoint(
                 1,
                 Breakpoint.Kind.BREAKPOINT,
@@ -63,29 +63,29 @@ class OthersTextTest {
                 "x" + NASTY,
                 0,
                 1)),
-        Protos.breakpoints(
+        EventBodies.breakpoints(
             List.of(
                 new Breakpoint(
                     2, Breakpoint.Kind.WATCHPOINT, NASTY, "", 0, false, false, "", 0, 0))),
-        Protos.frame(FRAME),
-        Protos.frames(List.of(FRAME, FRAME)),
-        Protos.value(value),
-        Protos.type("struct s" + NASTY),
-        Protos.variables(List.of(value)),
-        Protos.threads(
+        EventBodies.frame(FRAME),
+        EventBodies.frames(List.of(FRAME, FRAME)),
+        EventBodies.value(value),
+        EventBodies.type("struct s" + NASTY),
+        EventBodies.variables(List.of(value)),
+        EventBodies.threads(
             List.of(new ThreadInfo(1, "Thread 0x1 \"" + NASTY + "\"", NASTY, true, FRAME))),
-        Protos.thread(new ThreadInfo(1, NASTY, NASTY, true, FRAME)),
-        Protos.signals(List.of(new SignalInfo("SIG" + NASTY, true, true, false, NASTY))),
-        Protos.text("line 1\n" + NASTY + "\nline 3"));
+        EventBodies.thread(new ThreadInfo(1, NASTY, NASTY, true, FRAME)),
+        EventBodies.signals(List.of(new SignalInfo("SIG" + NASTY, true, true, false, NASTY))),
+        EventBodies.text("line 1\n" + NASTY + "\nline 3"));
   }
 
   private static List<EventBody> events() {
     return List.of(
-        Protos.event(
+        EventBodies.event(
             new DebugEvent.Stopped(StopReason.SIGNAL_RECEIVED, "SIG" + NASTY, FRAME, 1, 0)),
-        Protos.event(new DebugEvent.Exited(0, "SIG" + NASTY)),
-        Protos.event(new DebugEvent.DebuggerEnded(NASTY)),
-        Protos.error(NASTY));
+        EventBodies.event(new DebugEvent.Exited(0, "SIG" + NASTY)),
+        EventBodies.event(new DebugEvent.DebuggerEnded(NASTY)),
+        EventBodies.error(NASTY));
   }
 
   /** Everything a renderer shows, each kind with {@code NASTY} wherever there is text. */
@@ -113,7 +113,7 @@ class OthersTextTest {
     r.event(
         new RankReply(
             RANK,
-            Protos.event(
+            EventBodies.event(
                 new DebugEvent.Output((COLOURED + "\n").getBytes(StandardCharsets.UTF_8)))));
     return bytes.toString(StandardCharsets.UTF_8);
   }

@@ -6,7 +6,7 @@ import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StopReason;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,7 @@ class ProcessTableTest {
   private static final Frame COMPUTE = new Frame(0, 0x401136L, "compute", "ranks.c", 6, "");
 
   private static RankReply event(RankSet ranks, DebugEvent e) {
-    return new RankReply(ranks, Protos.event(e));
+    return new RankReply(ranks, EventBodies.event(e));
   }
 
   private static ProcessTable stoppedAtCompute(int size) {
@@ -48,7 +48,7 @@ class ProcessTableTest {
     table.apply(event(RankSet.all(2), DebugEvent.Exited.withCode(0)));
     assertEquals(RankSet.of(1), table.ranksIn(ProcessTable.State.ERROR, RankSet.all(2)));
     assertEquals(RankSet.of(0), table.ranksIn(ProcessTable.State.EXITED, RankSet.all(2)));
-    table.apply(new RankReply(RankSet.of(1), Protos.rankLost()));
+    table.apply(new RankReply(RankSet.of(1), EventBodies.rankLost()));
     assertEquals(RankSet.of(1), table.ranksIn(ProcessTable.State.LOST, RankSet.all(2)));
   }
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
 import java.io.ByteArrayOutputStream;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class RenderersTest {
   private static final String WHY = "gdb exited unexpectedly (killed by SIGKILL)";
   private static final RankReply ENDED =
-      new RankReply(RankSet.of(3), Protos.event(new DebugEvent.DebuggerEnded(WHY)));
+      new RankReply(RankSet.of(3), EventBodies.event(new DebugEvent.DebuggerEnded(WHY)));
   private static final List<ProcessTable.Row> ROWS =
       List.of(
           new ProcessTable.Row(ProcessTable.State.EXITED, "exit code 0", RankSet.of(0, 1, 2)),
@@ -88,10 +88,10 @@ class RenderersTest {
     ProcessTable table = new ProcessTable(1);
     List<String> rows = new java.util.ArrayList<>();
     for (DebugEvent.Exited exit : exits) {
-      RankReply event = new RankReply(ranks, Protos.event(exit));
+      RankReply event = new RankReply(ranks, EventBodies.event(exit));
       text.add(renderEvent(TextRenderer::new, event).strip());
       json.add(renderEvent(JsonRenderer::new, event).strip());
-      table.apply(new RankReply(RankSet.of(0), Protos.event(exit)));
+      table.apply(new RankReply(RankSet.of(0), EventBodies.event(exit)));
       rows.add(table.rows(RankSet.all(1)).get(0).location());
     }
     assertEquals(
@@ -111,7 +111,7 @@ class RenderersTest {
 
   @Test
   void aLostRankShowsAsTheErrorRankLostAsAnEventAndAsAReply() {
-    RankReply lost = new RankReply(RankSet.range(3, 7), Protos.rankLost());
+    RankReply lost = new RankReply(RankSet.range(3, 7), EventBodies.rankLost());
     String text = "[3-6] error: rank lost" + System.lineSeparator();
     String json =
         "{\"event\":\"error\",\"ranks\":\"3-6\",\"message\":\"rank lost\"}"
@@ -130,7 +130,7 @@ class RenderersTest {
 
   @Test
   void aDetachShowsAsDetachedWithItsRanks() {
-    RankReply detached = new RankReply(RankSet.of(0, 1, 2, 5), Protos.detached());
+    RankReply detached = new RankReply(RankSet.of(0, 1, 2, 5), EventBodies.detached());
     assertEquals(
         "[0-2,5] detached" + System.lineSeparator(), renderReply(TextRenderer::new, detached));
     assertEquals(

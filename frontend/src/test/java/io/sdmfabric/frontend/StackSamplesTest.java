@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,7 +20,7 @@ class StackSamplesTest {
   private static final List<Frame> COMPUTING_AT_41 = List.of(f(0, "compute", 41), MAIN);
 
   private static RankReply reply(RankSet ranks, List<List<Frame>> stacks) {
-    return new RankReply(ranks, Protos.threadStacks(stacks));
+    return new RankReply(ranks, EventBodies.threadStacks(stacks));
   }
 
   /** The path of a stack as the tree has it: outermost frame first. */

@@ -4,6 +4,7 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.server.UnavailableRanks;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
 import java.time.Duration;
@@ -156,7 +157,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
    * What the ranks a session does not expect answer: the same text for every rank, so that their
    * errors merge into one line. The same as {@link Protos#NOT_ATTACHED}, which front-ends see.
    */
-  public static final String NOT_ATTACHED = Protos.NOT_ATTACHED;
+  public static final String NOT_ATTACHED = EventBodies.NOT_ATTACHED;
 
   /** An agent's server node and the ranks it registered. */
   private static final class AgentNode {
@@ -392,7 +393,7 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
       if (stopped.contains(tree.node(node))) {
         dead.add(node);
         deadRanks.addAll(tree.ranks(node));
-        reasons.put(node, Protos.lostReason(tree.node(node).path().address().getHost()));
+        reasons.put(node, EventBodies.lostReason(tree.node(node).path().address().getHost()));
       }
     }
     stopped.clear();

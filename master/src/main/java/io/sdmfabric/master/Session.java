@@ -10,7 +10,7 @@ import io.sdmfabric.server.RankBlocks;
 import io.sdmfabric.server.ReplyGroup;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.CanonicalBytes;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
@@ -333,7 +333,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
       tellDueStops(now);
     } else if (up instanceof ServerNode.RanksLost ranksLost) {
       lost = lost.union(ranksLost.ranks());
-      EventBody lostBody = Protos.rankLost(ranksLost.reason());
+      EventBody lostBody = EventBodies.rankLost(ranksLost.reason());
       lostBodies.merge(lostBody, ranksLost.ranks(), RankSet::union);
       tracker.lose(ranksLost.ranks(), lostBody);
       gatherings.forEach(g -> g.forget(ranksLost.ranks()));

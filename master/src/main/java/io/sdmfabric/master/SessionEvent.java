@@ -66,7 +66,7 @@ public sealed interface SessionEvent extends NoSerializationVerificationNeeded
 
   /**
    * Ranks whose servers are gone; their pending replies have become {@code lost} replies, {@code
-   * body} (a {@link io.sdmfabric.wire.Protos#rankLost(String)} with the reason).
+   * body} (a {@link io.sdmfabric.wire.EventBodies#rankLost(String)} with the reason).
    */
   record RanksLost(RankSet ranks, io.sdmfabric.wire.proto.EventBody body) implements SessionEvent {
     public RanksLost {

@@ -12,7 +12,7 @@ import io.sdmfabric.server.RankBackends;
 import io.sdmfabric.server.ReplyBody;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
@@ -49,7 +49,7 @@ class RendezvousTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final int SIZE = 8;
   private static final RankSet AGENT_B = RankSet.of(3, 5);
-  private static final EventBody LOST = Protos.rankLost();
+  private static final EventBody LOST = EventBodies.rankLost();
   private static final CommandBody PRINT_RANK = Commands.evaluate("r");
   private static int sessions;
 
@@ -79,7 +79,7 @@ class RendezvousTest {
   }
 
   private static EventBody text(int rank) {
-    return Protos.text("rank " + rank);
+    return EventBodies.text("rank " + rank);
   }
 
   /** Starts the session and its three agents, and waits for the tree. */
@@ -292,7 +292,7 @@ class RendezvousTest {
             RankSet.of(5),
             text(9),
             RankSet.of(9),
-            Protos.error(Protos.NOT_ATTACHED),
+            EventBodies.error(EventBodies.NOT_ATTACHED),
             RankSet.all(16).minus(attached)),
         replies);
   }
@@ -321,7 +321,7 @@ class RendezvousTest {
     assertSurvivorsAnswer(replies(submit(PRINT_RANK)));
     // A fence: an event published now must be the next one; a second report of lost ranks
     // would come before it.
-    EventBody fence = Protos.text("fence");
+    EventBody fence = EventBodies.text("fence");
     session.tell(new Session.Publish(RankSet.of(0), fence));
     assertEquals(
         new SessionEvent.Unsolicited(RankSet.of(0), fence),
@@ -342,7 +342,9 @@ class RendezvousTest {
     assertEquals(AGENT_B, replies.get(LOST), replies.toString());
     // Agent C's ranks are alive, but their replies were to go up through agent B.
     assertEquals(
-        RankSet.of(4, 6, 7), replies.get(Protos.error(ServerNode.REPLY_LOST)), replies.toString());
+        RankSet.of(4, 6, 7),
+        replies.get(EventBodies.error(ServerNode.REPLY_LOST)),
+        replies.toString());
     for (int rank : List.of(0, 1, 2)) {
       assertEquals(RankSet.of(rank), replies.get(text(rank)), replies.toString());
     }

@@ -12,7 +12,7 @@ import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
@@ -109,7 +109,7 @@ class SessionTest {
     assertEquals(RankSet.all(ranks), stop.ranks());
     assertEquals("solver_loop", stop.body().getSuspended().getFrame().getFunction());
     // A fence: an event published now arrives after any other stop, which must not come.
-    EventBody fence = Protos.text("fence");
+    EventBody fence = EventBodies.text("fence");
     s.tell(new Session.Publish(RankSet.of(0), fence));
     SessionEvent next = events.expectMessageClass(SessionEvent.class, WAIT);
     while (!next.equals(new SessionEvent.Unsolicited(RankSet.of(0), fence))) {
@@ -153,7 +153,7 @@ class SessionTest {
     SessionEvent.RanksLost lost = events.expectMessageClass(SessionEvent.RanksLost.class, WAIT);
     assertEquals(RankSet.range(3, 7), lost.ranks());
     Map<EventBody, RankSet> x = call(s, Commands.evaluate("x"), RankSet.all(ranks));
-    assertEquals(RankSet.range(3, 7), x.get(Protos.rankLost()));
+    assertEquals(RankSet.range(3, 7), x.get(EventBodies.rankLost()));
     assertTrue(x.keySet().stream().anyMatch(EventBody::hasValue));
   }
 }

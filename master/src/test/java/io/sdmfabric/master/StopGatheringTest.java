@@ -11,7 +11,7 @@ import io.sdmfabric.model.StopReason;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.RankBackend;
 import io.sdmfabric.server.ReplyBody;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
@@ -39,7 +39,7 @@ class StopGatheringTest {
               .withFallback(ConfigFactory.load()));
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final EventBody AT_MAIN =
-      Protos.event(
+      EventBodies.event(
           new DebugEvent.Stopped(
               StopReason.BREAKPOINT_HIT, "", new Frame(0, 0, "main", "a.c", 3, ""), 1, 1));
 
@@ -59,7 +59,7 @@ class StopGatheringTest {
         CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS)
             .execute(() -> LISTENERS.get(this).accept(AT_MAIN));
       }
-      return CompletableFuture.completedFuture(ReplyBody.of(Protos.running()));
+      return CompletableFuture.completedFuture(ReplyBody.of(EventBodies.running()));
     }
 
     @Override

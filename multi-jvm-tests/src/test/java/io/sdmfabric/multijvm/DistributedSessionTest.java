@@ -16,6 +16,7 @@ import io.sdmfabric.server.ReplyGroup;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Commands;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -177,7 +178,8 @@ class DistributedSessionTest {
     for (Map.Entry<EventBody, RankSet> e : replies.entrySet()) {
       if (e.getKey().hasLost()) {
         assertTrue(
-            Protos.lostText(e.getKey().getLost()).contains("the server of their node at 127.0.0.1"),
+            EventBodies.lostText(e.getKey().getLost())
+                .contains("the server of their node at 127.0.0.1"),
             e.getKey().toString());
         lost = lost.union(e.getValue());
       }
@@ -261,7 +263,7 @@ class DistributedSessionTest {
             .getValue());
     // One stand-in answers for the ranks that never registered, with one error for them all.
     String missing = "the rank did not register with the master before the wire-up timeout";
-    assertEquals(RankSet.range(4, 8), x.get(Protos.error(missing)), x.toString());
+    assertEquals(RankSet.range(4, 8), x.get(EventBodies.error(missing)), x.toString());
   }
 
   @ParameterizedTest
@@ -557,7 +559,7 @@ class DistributedSessionTest {
                 .resolveOne(Duration.ofSeconds(5))
                 .toCompletableFuture()
                 .get());
-    EventBody copiedBody = Protos.text("copied by an eavesdropper");
+    EventBody copiedBody = EventBodies.text("copied by an eavesdropper");
     ServerNode.Events event =
         new ServerNode.Events(
             root, List.of(new ReplyGroup(RankSet.of(0), CanonicalBytes.of(copiedBody))), 0);
@@ -888,7 +890,7 @@ class DistributedSessionTest {
             .getValue());
     // One stand-in answers for the ranks that never registered, with one error for them all.
     String missing = "the rank did not register with the master before the wire-up timeout";
-    assertEquals(RankSet.range(4, 8), x.get(Protos.error(missing)), x.toString());
+    assertEquals(RankSet.range(4, 8), x.get(EventBodies.error(missing)), x.toString());
   }
 
   @Test

@@ -14,6 +14,7 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ReplyCache;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -169,7 +170,7 @@ class GdbKilledOnOneRankTest {
             CommandBody.newBuilder()
                 .setEvaluate(ExpressionCmd.newBuilder().setExpression("rank"))
                 .build());
-    assertEquals(RankSet.of(VICTIM), rank.get(Protos.error(why)), rank.toString());
+    assertEquals(RankSet.of(VICTIM), rank.get(EventBodies.error(why)), rank.toString());
     for (int r : List.of(0, 2)) {
       int each = r;
       assertEquals(

@@ -88,7 +88,7 @@ public abstract sealed class DistributedSession extends MasterSession
    */
   final void detach(MasterClient master, RankSet ranks) {
     // The detach replies and events are no news to the front-end, which has quit.
-    master.onEvent(e -> {});
+    master.unsubscribeAll();
     if (!master.treeReady().isDone()) {
       return;
     }
@@ -288,7 +288,7 @@ public abstract sealed class DistributedSession extends MasterSession
     DistributedMaster m = master;
     if (m != null) {
       beforeMasterEnds(m.client());
-      m.client().onEvent(e -> {});
+      m.client().unsubscribeAll();
       m.close();
     }
     List<Thread> enders = new ArrayList<>();

@@ -3,7 +3,9 @@ package io.sdmfabric.runtime;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.master.SessionEvent;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.wire.EventSubscribers;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Subscription;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,14 +22,14 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * A front-end's hold on a master running in this JVM (an actor system whose guardian is the {@link
- * Session}): commands in and their merged replies out, unsolicited events to one listener, and when
- * the tree is ready. Both the embedded and the launched session are made of one.
+ * Session}): commands in and their merged replies out, unsolicited events to its subscribers, and
+ * when the tree is ready. Both the embedded and the launched session are made of one.
  */
 final class MasterClient {
   private final ActorSystem<Session.Command> system;
   private final AtomicLong calls = new AtomicLong();
   private final CompletableFuture<RankSet> treeReady = new CompletableFuture<>();
-  private volatile Consumer<RankReply> events = e -> {};
+  private final EventSubscribers events = new EventSubscribers();
   private final ActorRef<SessionEvent> subscriber;
   private volatile CompletableFuture<Void> fence = CompletableFuture.completedFuture(null);
 
@@ -100,9 +102,16 @@ final class MasterClient {
     return result;
   }
 
-  /** Sets the receiver of unsolicited events. */
-  void onEvent(Consumer<RankReply> listener) {
-    this.events = listener;
+  /**
+   * Adds a receiver of unsolicited events; see {@link io.sdmfabric.wire.SessionClient#subscribe}.
+   */
+  Subscription subscribe(Consumer<RankReply> listener) {
+    return events.subscribe(listener);
+  }
+
+  /** Removes every receiver of unsolicited events: what the session says from now on is no news. */
+  void unsubscribeAll() {
+    events.clear();
   }
 
   /**
@@ -127,7 +136,7 @@ final class MasterClient {
   }
 
   private void deliver(RankReply event) {
-    events.accept(event);
+    events.publish(event);
   }
 
   /** Completes with the ranks that never registered once a distributed tree is wired. */

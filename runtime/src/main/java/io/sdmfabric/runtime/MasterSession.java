@@ -3,6 +3,7 @@ package io.sdmfabric.runtime;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
+import io.sdmfabric.wire.Subscription;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.time.Duration;
 import java.util.List;
@@ -66,10 +67,10 @@ public abstract sealed class MasterSession implements SessionClient
   }
 
   @Override
-  public final void onEvent(Consumer<RankReply> listener) {
-    master()
+  public final Subscription subscribe(Consumer<RankReply> listener) {
+    return master()
         .orElseThrow(() -> new IllegalStateException("the master has not started"))
-        .onEvent(listener);
+        .subscribe(listener);
   }
 
   /** Whether closing has begun: what child processes say from then on is no news. */

@@ -5,7 +5,9 @@ import io.sdmfabric.model.Debugger;
 import io.sdmfabric.model.DebuggerException;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.SignalWords;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.io.ByteArrayOutputStream;
@@ -60,7 +62,7 @@ public final class DebuggerBackend implements RankBackend {
             for (int i = 0; i < bytes.length; i++) {
               if (bytes[i] == '\n') {
                 partial.write(bytes, start, i + 1 - start);
-                events.accept(Protos.event(new DebugEvent.Output(partial.toByteArray())));
+                events.accept(EventBodies.event(new DebugEvent.Output(partial.toByteArray())));
                 partial.reset();
                 start = i + 1;
               }
@@ -69,13 +71,13 @@ public final class DebuggerBackend implements RankBackend {
             return;
           }
           if (event instanceof DebugEvent.DebuggerEnded end) {
-            ended = ReplyBody.of(Protos.error(end.reason()));
+            ended = ReplyBody.of(EventBodies.error(end.reason()));
           }
           if (partial.size() > 0 && !(event instanceof DebugEvent.Resumed)) {
-            events.accept(Protos.event(new DebugEvent.Output(partial.toByteArray())));
+            events.accept(EventBodies.event(new DebugEvent.Output(partial.toByteArray())));
             partial.reset();
           }
-          events.accept(Protos.event(withoutAddress(event)));
+          events.accept(EventBodies.event(withoutAddress(event)));
         });
   }
 
@@ -110,7 +112,7 @@ public final class DebuggerBackend implements RankBackend {
   }
 
   private ReplyBody error(Throwable e) {
-    return cache.reply("error", message(e), Protos::error);
+    return cache.reply("error", message(e), EventBodies::error);
   }
 
   private <T> CompletableFuture<ReplyBody> cached(
@@ -122,12 +124,14 @@ public final class DebuggerBackend implements RankBackend {
     switch (c.getKindCase()) {
       case START_SESSION:
         return cached(
-            c, debugger.load(Protos.fromProto(c.getStartSession().getLaunch())), Protos::loaded);
+            c,
+            debugger.load(Protos.fromProto(c.getStartSession().getLaunch())),
+            EventBodies::loaded);
       case SET_BREAKPOINT:
         return cached(
             c,
             debugger.insertBreakpoint(Protos.fromProto(c.getSetBreakpoint())),
-            Protos::breakpoint);
+            EventBodies::breakpoint);
       case DELETE_BREAKPOINT:
         return ok(debugger.deleteBreakpoint(c.getDeleteBreakpoint().getId()));
       case ENABLE_BREAKPOINT:
@@ -140,9 +144,9 @@ public final class DebuggerBackend implements RankBackend {
             debugger.insertWatchpoint(
                 c.getSetWatchpoint().getExpression(),
                 Protos.fromProto(c.getSetWatchpoint().getKind())),
-            Protos::breakpoint);
+            EventBodies::breakpoint);
       case LIST_BREAKPOINTS:
-        return cached(c, debugger.breakpoints(), Protos::breakpoints);
+        return cached(c, debugger.breakpoints(), EventBodies::breakpoints);
       case RUN:
         return running(debugger.run());
       case GO:
@@ -157,58 +161,58 @@ public final class DebuggerBackend implements RankBackend {
         return cached(
             c,
             debugger.frames(),
-            frames -> Protos.frames(frames.stream().map(Frame::withoutAddress).toList()));
+            frames -> EventBodies.frames(frames.stream().map(Frame::withoutAddress).toList()));
       case LIST_ALL_STACKS:
         return cached(
             c,
             debugger.allStacks(),
             stacks ->
-                Protos.threadStacks(
+                EventBodies.threadStacks(
                     stacks.stream()
                         .map(frames -> frames.stream().map(Frame::withoutAddress).toList())
                         .toList()));
       case MPI_WAIT:
-        return cached(c, debugger.mpiWait(), Protos::mpiWait);
+        return cached(c, debugger.mpiWait(), EventBodies::mpiWait);
       case SELECT_FRAME:
         return cached(
             c,
             debugger.selectFrame(c.getSelectFrame().getLevel()),
-            frame -> Protos.frame(frame.withoutAddress()));
+            frame -> EventBodies.frame(frame.withoutAddress()));
       case STACK_DEPTH:
-        return cached(c, debugger.stackDepth(), Protos::depth);
+        return cached(c, debugger.stackDepth(), EventBodies::depth);
       case EVALUATE:
-        return cached(c, debugger.evaluate(c.getEvaluate().getExpression()), Protos::value);
+        return cached(c, debugger.evaluate(c.getEvaluate().getExpression()), EventBodies::value);
       case GET_TYPE:
-        return cached(c, debugger.typeOf(c.getGetType().getExpression()), Protos::type);
+        return cached(c, debugger.typeOf(c.getGetType().getExpression()), EventBodies::type);
       case LIST_LOCALS:
-        return cached(c, debugger.locals(), Protos::variables);
+        return cached(c, debugger.locals(), EventBodies::variables);
       case LIST_ARGS:
-        return cached(c, debugger.arguments(), Protos::variables);
+        return cached(c, debugger.arguments(), EventBodies::variables);
       case LIST_GLOBALS:
-        return cached(c, debugger.globals(), Protos::variables);
+        return cached(c, debugger.globals(), EventBodies::variables);
       case LIST_THREADS:
-        return cached(c, debugger.threads(), Protos::threads);
+        return cached(c, debugger.threads(), EventBodies::threads);
       case SELECT_THREAD:
-        return cached(c, debugger.selectThread(c.getSelectThread().getId()), Protos::thread);
+        return cached(c, debugger.selectThread(c.getSelectThread().getId()), EventBodies::thread);
       case READ_MEMORY:
         return debugger
             .readMemory(c.getReadMemory().getAddress(), c.getReadMemory().getCount())
-            .thenApply(b -> ReplyBody.of(Protos.memory(b)));
+            .thenApply(b -> ReplyBody.of(EventBodies.memory(b)));
       case WRITE_MEMORY:
         return ok(
             debugger.writeMemory(
                 c.getWriteMemory().getAddress(), c.getWriteMemory().getBytes().toByteArray()));
       case LIST_SIGNALS:
-        return cached(c, debugger.signals(), Protos::signals);
+        return cached(c, debugger.signals(), EventBodies::signals);
       case HANDLE_SIGNAL:
         return cached(
             c,
             debugger.handleSignal(
                 c.getHandleSignal().getSignal(),
-                Protos.signalActions(c.getHandleSignal().getActionsList())),
-            Protos::signals);
+                SignalWords.actions(c.getHandleSignal().getActionsList())),
+            EventBodies::signals);
       case CLI:
-        return cached(c, debugger.cli(c.getCli().getCommand()), Protos::text);
+        return cached(c, debugger.cli(c.getCli().getCommand()), EventBodies::text);
       case INPUT:
         debugger.writeInput(c.getInput().getBytes().toByteArray());
         return CompletableFuture.completedFuture(OK);
@@ -220,9 +224,9 @@ public final class DebuggerBackend implements RankBackend {
     }
   }
 
-  private static final ReplyBody OK = ReplyBody.of(Protos.ok());
-  private static final ReplyBody RUNNING = ReplyBody.of(Protos.running());
-  private static final ReplyBody DETACHED = ReplyBody.of(Protos.detached());
+  private static final ReplyBody OK = ReplyBody.of(EventBodies.ok());
+  private static final ReplyBody RUNNING = ReplyBody.of(EventBodies.running());
+  private static final ReplyBody DETACHED = ReplyBody.of(EventBodies.detached());
 
   private static CompletableFuture<ReplyBody> ok(CompletableFuture<Void> done) {
     return done.thenApply(v -> OK);

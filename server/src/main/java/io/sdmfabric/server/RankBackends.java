@@ -2,7 +2,7 @@ package io.sdmfabric.server;
 
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,7 +22,7 @@ public final class RankBackends implements NodeBackend {
   /** What a rank of the node without a backend answers (the node was told of a rank it lacks). */
   static final String NO_BACKEND = "no debugger for this rank on its node";
 
-  private static final ReplyBody MISSING = ReplyBody.of(Protos.error(NO_BACKEND));
+  private static final ReplyBody MISSING = ReplyBody.of(EventBodies.error(NO_BACKEND));
 
   private final Map<Integer, RankBackend> ranks = new ConcurrentHashMap<>();
   private EventSink events; // guarded by this
@@ -102,7 +102,7 @@ public final class RankBackends implements NodeBackend {
   }
 
   private static ReplyBody error(Throwable failure) {
-    return ReplyBody.of(Protos.error(Failures.message(failure)));
+    return ReplyBody.of(EventBodies.error(Failures.message(failure)));
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.sdmfabric.server;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.time.Duration;
@@ -483,7 +484,10 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       // A child whose link changed was dead: what it still owed will not come.
       if (!pending.isEmpty() && !rewire.children().contains(old)) {
         pending.giveUp(
-            old.ranks(), rewire.lost(), lostBody(), CanonicalBytes.of(Protos.error(REPLY_LOST)));
+            old.ranks(),
+            rewire.lost(),
+            lostBody(),
+            CanonicalBytes.of(EventBodies.error(REPLY_LOST)));
       }
     }
     parent = rewire.parent();
@@ -499,11 +503,11 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     children = rest.toArray(NO_CHILDREN);
     RankSet ranks = child.ranks();
     lost = lost.union(ranks);
-    String reason = Protos.lostReason(child.ref().path().address().getHost());
+    String reason = EventBodies.lostReason(child.ref().path().address().getHost());
     context
         .getLog()
         .warn("ranks {} lost: {}", ranks, reason.isEmpty() ? "their server stopped" : reason);
-    pending.answerOwed(ranks, CanonicalBytes.of(Protos.rankLost(reason)));
+    pending.answerOwed(ranks, CanonicalBytes.of(EventBodies.rankLost(reason)));
     send(parent, new RanksLost(parent, ranks, reason));
   }
 
@@ -583,7 +587,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     } catch (RuntimeException e) {
       RankSet unanswered = mine.minus(arriving.answered());
       if (!unanswered.isEmpty()) {
-        arriving.reply(unanswered, ReplyBody.of(Protos.error(Failures.message(e))));
+        arriving.reply(unanswered, ReplyBody.of(EventBodies.error(Failures.message(e))));
       }
     }
     return mine.size() - arriving.stopInline();
@@ -676,7 +680,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   }
 
   private static byte[] lostBody() {
-    return CanonicalBytes.of(Protos.rankLost());
+    return CanonicalBytes.of(EventBodies.rankLost());
   }
 
   private <T> void send(ActorRef<T> to, T message) {

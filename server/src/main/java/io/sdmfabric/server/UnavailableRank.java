@@ -1,6 +1,6 @@
 package io.sdmfabric.server;
 
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.util.Objects;
@@ -18,7 +18,7 @@ public final class UnavailableRank implements RankBackend {
 
   /** A rank answering every command with the error {@code why}. */
   public UnavailableRank(String why) {
-    this.answer = ReplyBody.of(Protos.error(Objects.requireNonNull(why, "why")));
+    this.answer = ReplyBody.of(EventBodies.error(Objects.requireNonNull(why, "why")));
   }
 
   @Override

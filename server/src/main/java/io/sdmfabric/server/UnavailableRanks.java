@@ -1,7 +1,7 @@
 package io.sdmfabric.server;
 
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.util.Objects;
 
@@ -19,17 +19,18 @@ public final class UnavailableRanks implements NodeBackend {
 
   /** Ranks answering every command with the error {@code why}. */
   public static UnavailableRanks because(String why) {
-    return new UnavailableRanks(ReplyBody.of(Protos.error(Objects.requireNonNull(why, "why"))));
+    return new UnavailableRanks(
+        ReplyBody.of(EventBodies.error(Objects.requireNonNull(why, "why"))));
   }
 
-  /** The stand-in of ranks whose server is gone: they answer {@link Protos#rankLost()}. */
+  /** The stand-in of ranks whose server is gone: they answer {@link EventBodies#rankLost()}. */
   public static UnavailableRanks lost() {
     return lost("");
   }
 
-  /** The stand-in of ranks whose server is gone, saying why ({@link Protos#lostReason}). */
+  /** The stand-in of ranks whose server is gone, saying why ({@link EventBodies#lostReason}). */
   public static UnavailableRanks lost(String reason) {
-    return new UnavailableRanks(ReplyBody.of(Protos.rankLost(reason)));
+    return new UnavailableRanks(ReplyBody.of(EventBodies.rankLost(reason)));
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.sdmfabric.model.StepKind;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
 import io.sdmfabric.wire.Commands;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
@@ -38,13 +39,13 @@ class DebuggerBackendTest {
     assertTrue(loaded.hasLoaded(), loaded.toString());
     EventBody bp = run(Commands.setBreakpoint(BreakpointSpec.at("compute")));
     assertEquals("compute", Protos.fromProto(bp.getBreakpoint()).location().split(" ")[0]);
-    assertEquals(Protos.running(), run(Commands.run()));
+    assertEquals(EventBodies.running(), run(Commands.run()));
     assertTrue(events.stream().anyMatch(EventBody::hasSuspended), events.toString());
     EventBody frames = run(Commands.listFrames());
     assertEquals("compute", frames.getFrames().getFrames(0).getFunction());
     EventBody rank = run(Commands.evaluate("rank"));
     assertEquals("2", rank.getValue().getText());
-    assertEquals(Protos.running(), run(Commands.step(StepKind.OVER)));
+    assertEquals(EventBodies.running(), run(Commands.step(StepKind.OVER)));
   }
 
   @Test
@@ -72,7 +73,7 @@ class DebuggerBackendTest {
   @Test
   void aDebuggerErrorIsAnErrorReplyWithItsText() throws Exception {
     EventBody reply = run(Commands.evaluate("nosuch"));
-    assertEquals(Protos.error("No symbol table is loaded.  Use the \"file\" command."), reply);
+    assertEquals(EventBodies.error("No symbol table is loaded.  Use the \"file\" command."), reply);
   }
 
   @Test
@@ -83,10 +84,10 @@ class DebuggerBackendTest {
     ending.subscribe(reported::add);
     String why = "gdb exited unexpectedly (killed by SIGKILL)";
     debugger.end(why);
-    assertEquals(List.of(Protos.event(new DebugEvent.DebuggerEnded(why))), reported);
+    assertEquals(List.of(EventBodies.event(new DebugEvent.DebuggerEnded(why))), reported);
     EventBody reply =
         ending.execute(Commands.evaluate("rank")).toCompletableFuture().getNow(null).body();
-    assertEquals(Protos.error(why), reply);
+    assertEquals(EventBodies.error(why), reply);
   }
 
   @Test
@@ -94,17 +95,20 @@ class DebuggerBackendTest {
     CommandBody detach = Commands.detach();
     run(Commands.startSession(LaunchSpec.of("/bin/sim")));
     assertEquals(
-        Protos.error("The program is not being run."), run(detach), "nothing to detach from yet");
+        EventBodies.error("The program is not being run."),
+        run(detach),
+        "nothing to detach from yet");
     run(Commands.setBreakpoint(BreakpointSpec.at("compute")));
     run(Commands.run());
-    assertEquals(Protos.detached(), run(detach));
-    assertEquals(Protos.error(io.sdmfabric.model.Debugger.DETACHED), run(Commands.listFrames()));
-    assertEquals(Protos.error(io.sdmfabric.model.Debugger.DETACHED), run(detach));
+    assertEquals(EventBodies.detached(), run(detach));
+    assertEquals(
+        EventBodies.error(io.sdmfabric.model.Debugger.DETACHED), run(Commands.listFrames()));
+    assertEquals(EventBodies.error(io.sdmfabric.model.Debugger.DETACHED), run(detach));
   }
 
   @Test
   void anEmptyCommandIsAnErrorReply() throws Exception {
     assertEquals(
-        Protos.error("unknown command: KIND_NOT_SET"), run(CommandBody.newBuilder().build()));
+        EventBodies.error("unknown command: KIND_NOT_SET"), run(CommandBody.newBuilder().build()));
   }
 }

@@ -9,8 +9,8 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.internal.FabricSerializer;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Commands;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.MessageSeal;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.io.NotSerializableException;
@@ -42,7 +42,7 @@ class FabricSerializerTest {
     TestProbe<ServerNode.Up> parent = testKit.createTestProbe();
     CommandBody body = Commands.evaluate("x");
     List<ReplyGroup> groups =
-        List.of(new ReplyGroup(RankSet.parse("0-9,12"), CanonicalBytes.of(Protos.text("a"))));
+        List.of(new ReplyGroup(RankSet.parse("0-9,12"), CanonicalBytes.of(EventBodies.text("a"))));
     for (Object m :
         List.of(
             new ServerNode.Execute(17, RankSet.parse("1,5-900"), 250, body),

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.EventBody;
 import java.util.List;
 import java.util.Map;
@@ -45,9 +45,10 @@ class RankBackendsTest {
     Answers answers = new Answers();
     node.execute(RankSet.of(10, 12, 13), Commands.evaluate("x"), answers);
     assertEquals(
-        Map.of(10, Protos.text("rank 10"), 13, Protos.text("rank 13")), Map.copyOf(answers.byRank));
+        Map.of(10, EventBodies.text("rank 10"), 13, EventBodies.text("rank 13")),
+        Map.copyOf(answers.byRank));
     held.complete(null);
-    assertEquals(Protos.text("rank 12"), answers.byRank.get(12));
+    assertEquals(EventBodies.text("rank 12"), answers.byRank.get(12));
   }
 
   @Test
@@ -55,7 +56,7 @@ class RankBackendsTest {
     RankBackends node = RankBackends.growing();
     Answers answers = new Answers();
     node.execute(RankSet.of(3), Commands.evaluate("x"), answers);
-    assertEquals(Protos.error(RankBackends.NO_BACKEND), answers.byRank.get(3));
+    assertEquals(EventBodies.error(RankBackends.NO_BACKEND), answers.byRank.get(3));
   }
 
   @Test
@@ -67,8 +68,8 @@ class RankBackendsTest {
     List<String> events = new CopyOnWriteArrayList<>();
     node.subscribe((ranks, body) -> events.add(ranks + " " + body.getText().getText()));
     node.add(1, late);
-    early.report(Protos.text("stopped"));
-    late.report(Protos.text("exited"));
+    early.report(EventBodies.text("stopped"));
+    late.report(EventBodies.text("exited"));
     assertEquals(List.of("0 stopped", "1 exited"), events);
     Answers answers = new Answers();
     node.execute(RankSet.of(0, 1), Commands.evaluate("x"), answers);

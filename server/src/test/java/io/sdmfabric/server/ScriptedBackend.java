@@ -1,6 +1,6 @@
 package io.sdmfabric.server;
 
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.util.Set;
@@ -40,12 +40,12 @@ final class ScriptedBackend implements RankBackend {
 
   /** Every rank replies {@code ok}. */
   static EventBody ok(int rank, CommandBody command) {
-    return Protos.ok();
+    return EventBodies.ok();
   }
 
   /** Every rank replies its own text. */
   static EventBody byRank(int rank, CommandBody command) {
-    return Protos.text("rank " + rank);
+    return EventBodies.text("rank " + rank);
   }
 
   @Override

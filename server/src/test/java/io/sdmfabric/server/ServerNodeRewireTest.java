@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
@@ -30,8 +30,8 @@ class ServerNodeRewireTest {
   private static final CommandBody PRINT_X = Commands.evaluate("x");
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final FabricConfig CONFIG = FabricConfig.defaults();
-  private static final EventBody LOST = Protos.rankLost();
-  private static final EventBody REPLY_LOST = Protos.error(ServerNode.REPLY_LOST);
+  private static final EventBody LOST = EventBodies.rankLost();
+  private static final EventBody REPLY_LOST = EventBodies.error(ServerNode.REPLY_LOST);
 
   @AfterAll
   static void shutdown() {
@@ -114,13 +114,13 @@ class ServerNodeRewireTest {
             root, up.ref(), List.of(link(n1, 1), link(standIn, 2), link(n4, 4)), RankSet.of(1)));
 
     Map<EventBody, RankSet> inFlight = await(up, 1, RankSet.all(4));
-    assertEquals(RankSet.of(0, 3), inFlight.get(Protos.ok()));
+    assertEquals(RankSet.of(0, 3), inFlight.get(EventBodies.ok()));
     assertEquals(RankSet.of(1), inFlight.get(LOST));
     assertEquals(RankSet.of(2), inFlight.get(REPLY_LOST));
 
     root.tell(new ServerNode.Execute(2, RankSet.all(4), 0, PRINT_X));
     Map<EventBody, RankSet> after = await(up, 2, RankSet.all(4));
-    assertEquals(RankSet.of(0, 2, 3), after.get(Protos.ok()));
+    assertEquals(RankSet.of(0, 2, 3), after.get(EventBodies.ok()));
     assertEquals(RankSet.of(1), after.get(LOST));
   }
 
@@ -136,7 +136,8 @@ class ServerNodeRewireTest {
     leaf.tell(attach(leaf, 3, parent.ref(), List.of()));
     leaf.tell(new ServerNode.Rewire(other, stranger.ref(), List.of(), RankSet.empty()));
     leaf.tell(new ServerNode.Execute(9, RankSet.of(2), 0, PRINT_X));
-    List<ReplyGroup> ok = List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(Protos.ok())));
+    List<ReplyGroup> ok =
+        List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(EventBodies.ok())));
     assertEquals(
         new ServerNode.Replies(parent.ref(), 9, ok),
         parent.expectMessageClass(ServerNode.Replies.class, WAIT));
@@ -145,7 +146,7 @@ class ServerNodeRewireTest {
 
   /** One group of {@code ranks} answering the text {@code text}. */
   private static List<ReplyGroup> saying(RankSet ranks, String text) {
-    return List.of(new ReplyGroup(ranks, CanonicalBytes.of(Protos.text(text))));
+    return List.of(new ReplyGroup(ranks, CanonicalBytes.of(EventBodies.text(text))));
   }
 
   /**
@@ -221,7 +222,8 @@ class ServerNodeRewireTest {
           return null;
         });
     release.complete(null);
-    List<ReplyGroup> ok = List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(Protos.ok())));
+    List<ReplyGroup> ok =
+        List.of(new ReplyGroup(RankSet.of(2), CanonicalBytes.of(EventBodies.ok())));
     assertEquals(
         new ServerNode.Replies(newParent.ref(), 7, ok),
         newParent.expectMessageClass(ServerNode.Replies.class, WAIT));

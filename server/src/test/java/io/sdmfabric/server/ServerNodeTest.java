@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
@@ -127,7 +127,7 @@ class ServerNodeTest {
     t.root().tell(new ServerNode.Execute(1, RankSet.all(ranks), 0, PRINT_X));
     ServerNode.Replies r = t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
     List<ReplyGroup> all =
-        List.of(new ReplyGroup(RankSet.all(ranks), CanonicalBytes.of(Protos.ok())));
+        List.of(new ReplyGroup(RankSet.all(ranks), CanonicalBytes.of(EventBodies.ok())));
     assertEquals(all, r.groups());
     // A fence: the next command's reply must be the next message, since every node answers the
     // first command before the second. A stray reply to the first would come before it.
@@ -196,7 +196,7 @@ class ServerNodeTest {
     Tree t = tree(ranks, 16, ScriptedBackend::ok);
     long before = t.config().messagesSent().sum();
     t.root().tell(new ServerNode.Execute(1, RankSet.all(ranks), 0, PRINT_X));
-    assertEquals(Map.of(Protos.ok(), RankSet.all(ranks)), await(t, 1, RankSet.all(ranks)));
+    assertEquals(Map.of(EventBodies.ok(), RankSet.all(ranks)), await(t, 1, RankSet.all(ranks)));
     // One command down each edge of the tree of 4 nodes, one merged reply up each, one to the
     // parent: no message per rank.
     long messages = t.config().messagesSent().sum() - before;
@@ -210,13 +210,13 @@ class ServerNodeTest {
         tree(
             9,
             collide,
-            (rank, cmd) -> Protos.text(rank % 3 == 0 ? "zero" : rank % 3 == 1 ? "one" : "two"),
+            (rank, cmd) -> EventBodies.text(rank % 3 == 0 ? "zero" : rank % 3 == 1 ? "one" : "two"),
             Map.of());
     t.root().tell(new ServerNode.Execute(1, RankSet.all(9), 0, PRINT_X));
     Map<EventBody, RankSet> byBody = await(t, 1, RankSet.all(9));
     assertEquals(3, byBody.size());
-    assertEquals(RankSet.of(0, 3, 6), byBody.get(Protos.text("zero")));
-    assertEquals(RankSet.of(1, 4, 7), byBody.get(Protos.text("one")));
+    assertEquals(RankSet.of(0, 3, 6), byBody.get(EventBodies.text("zero")));
+    assertEquals(RankSet.of(1, 4, 7), byBody.get(EventBodies.text("one")));
   }
 
   @ParameterizedTest
@@ -291,13 +291,13 @@ class ServerNodeTest {
         byBody.merge(CanonicalBytes.eventBody(g.body()), g.ranks(), RankSet::union);
       }
     }
-    assertEquals(RankSet.range(3, 7), byBody.get(Protos.rankLost()));
-    assertEquals(RankSet.of(0, 1, 2, 7), byBody.get(Protos.ok()));
+    assertEquals(RankSet.range(3, 7), byBody.get(EventBodies.rankLost()));
+    assertEquals(RankSet.of(0, 1, 2, 7), byBody.get(EventBodies.ok()));
     assertEquals(RankSet.range(3, 7), lost);
     // Later commands to the lost ranks are answered at once.
     t.root().tell(new ServerNode.Execute(5, RankSet.of(4, 7), 0, PRINT_X));
     Map<EventBody, RankSet> after = await(t, 5, RankSet.of(4, 7));
-    assertEquals(RankSet.of(4), after.get(Protos.rankLost()));
+    assertEquals(RankSet.of(4), after.get(EventBodies.rankLost()));
   }
 
   @Test
@@ -331,8 +331,8 @@ class ServerNodeTest {
       }
     }
     assertEquals(RankSet.range(4, 8), lost);
-    assertEquals(RankSet.range(4, 8), byBody.get(Protos.rankLost()));
-    assertEquals(RankSet.range(0, 4), byBody.get(Protos.ok()));
+    assertEquals(RankSet.range(4, 8), byBody.get(EventBodies.rankLost()));
+    assertEquals(RankSet.range(0, 4), byBody.get(EventBodies.ok()));
   }
 
   @Test
@@ -348,12 +348,12 @@ class ServerNodeTest {
         t.parent().expectMessageClass(ServerNode.RanksLost.class, WAIT).ranks());
     t.root().tell(new ServerNode.Execute(2, RankSet.all(16), 0, PRINT_X));
     Map<EventBody, RankSet> byBody = await(t, 2, RankSet.all(16));
-    assertEquals(RankSet.range(8, 12), byBody.get(Protos.rankLost()));
-    assertEquals(RankSet.all(16).minus(RankSet.range(8, 12)), byBody.get(Protos.ok()));
+    assertEquals(RankSet.range(8, 12), byBody.get(EventBodies.rankLost()));
+    assertEquals(RankSet.all(16).minus(RankSet.range(8, 12)), byBody.get(EventBodies.ok()));
     t.root().tell(new ServerNode.Execute(3, RankSet.range(4, 10), 0, PRINT_X));
     byBody = await(t, 3, RankSet.range(4, 10));
-    assertEquals(RankSet.range(8, 10), byBody.get(Protos.rankLost()));
-    assertEquals(RankSet.range(4, 8), byBody.get(Protos.ok()));
+    assertEquals(RankSet.range(8, 10), byBody.get(EventBodies.rankLost()));
+    assertEquals(RankSet.range(4, 8), byBody.get(EventBodies.ok()));
   }
 
   /** A node backend that answers the first half of its ranks at once and then throws. */
@@ -365,7 +365,7 @@ class ServerNodeTest {
             if (rank % 2 == 1) {
               throw new IllegalStateException("the backend broke at rank " + rank);
             }
-            replies.reply(rank, ReplyBody.of(Protos.ok()));
+            replies.reply(rank, ReplyBody.of(EventBodies.ok()));
           });
     }
 
@@ -391,8 +391,8 @@ class ServerNodeTest {
     Map<EventBody, RankSet> byBody = new HashMap<>();
     r.groups()
         .forEach(g -> byBody.merge(CanonicalBytes.eventBody(g.body()), g.ranks(), RankSet::union));
-    assertEquals(RankSet.of(0), byBody.get(Protos.ok()));
-    assertEquals(RankSet.range(1, 6), byBody.get(Protos.error("the backend broke at rank 1")));
+    assertEquals(RankSet.of(0), byBody.get(EventBodies.ok()));
+    assertEquals(RankSet.range(1, 6), byBody.get(EventBodies.error("the backend broke at rank 1")));
   }
 
   /** A node backend that answers later, from threads of its own, some ranks together. */
@@ -400,11 +400,11 @@ class ServerNodeTest {
     @Override
     public void execute(RankSet ranks, CommandBody command, ReplySink replies) {
       RankSet even = RankSet.of(ranks.stream().filter(r -> r % 2 == 0).toArray());
-      new Thread(() -> replies.reply(even, ReplyBody.of(Protos.text("even")))).start();
+      new Thread(() -> replies.reply(even, ReplyBody.of(EventBodies.text("even")))).start();
       ranks.forEach(
           rank -> {
             if (rank % 2 == 1) {
-              new Thread(() -> replies.reply(rank, ReplyBody.of(Protos.text("odd")))).start();
+              new Thread(() -> replies.reply(rank, ReplyBody.of(EventBodies.text("odd")))).start();
             }
           });
     }
@@ -432,10 +432,10 @@ class ServerNodeTest {
     assertEquals(2, r.groups().size(), "one group per distinct answer: " + r.groups());
     assertEquals(
         RankSet.of(RankSet.all(40).stream().filter(x -> x % 2 == 0).toArray()),
-        byBody.get(Protos.text("even")));
+        byBody.get(EventBodies.text("even")));
     assertEquals(
         RankSet.of(RankSet.all(40).stream().filter(x -> x % 2 == 1).toArray()),
-        byBody.get(Protos.text("odd")));
+        byBody.get(EventBodies.text("odd")));
   }
 
   private static void stopChild(Tree t, String name) {
@@ -452,7 +452,8 @@ class ServerNodeTest {
   @ValueSource(ints = {1, 8})
   void aThousandCommandsInFlightEachCompleteExactlyOnce(int perNode) {
     int ranks = 64;
-    Tree t = tree(ranks, perNode, (rank, cmd) -> Protos.text(cmd.getEvaluate().getExpression()));
+    Tree t =
+        tree(ranks, perNode, (rank, cmd) -> EventBodies.text(cmd.getEvaluate().getExpression()));
     Map<Long, RankSet> dests = new HashMap<>();
     for (long id = 1; id <= 1000; id++) {
       RankSet dest =
@@ -495,7 +496,7 @@ class ServerNodeTest {
             Map.of());
     t.root().tell(new ServerNode.Execute(1, RankSet.all(ranks), 0, PRINT_X));
     t.parent().expectMessageClass(ServerNode.Replies.class, WAIT);
-    EventBody stopped = Protos.text("stopped at main");
+    EventBody stopped = EventBodies.text("stopped at main");
     t.backends().values().forEach(b -> b.report(stopped));
     RankSet seen = RankSet.empty();
     int messages = 0;

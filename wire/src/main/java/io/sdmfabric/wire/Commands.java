@@ -12,6 +12,7 @@ import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.Empty;
 import io.sdmfabric.wire.proto.ExpressionCmd;
 import io.sdmfabric.wire.proto.FrameCmd;
+import io.sdmfabric.wire.proto.HandleSignalCmd;
 import io.sdmfabric.wire.proto.InputCmd;
 import io.sdmfabric.wire.proto.MemoryReadCmd;
 import io.sdmfabric.wire.proto.MemoryWriteCmd;
@@ -189,7 +190,13 @@ public final class Commands {
 
   /** Changes how {@code signal} is handled ({@code handle}); the actions in canonical order. */
   public static CommandBody handleSignal(String signal, Set<SignalAction> actions) {
-    return CommandBody.newBuilder().setHandleSignal(Protos.handleSignal(signal, actions)).build();
+    Objects.requireNonNull(signal, "signal");
+    return CommandBody.newBuilder()
+        .setHandleSignal(
+            HandleSignalCmd.newBuilder()
+                .setSignal(signal)
+                .addAllActions(SignalWords.words(actions)))
+        .build();
   }
 
   /** A command in the debugger's own language ({@code gdb RAW}, {@code ptype}); answers text. */

@@ -1,17 +1,14 @@
 package io.sdmfabric.wire;
 
-import com.google.protobuf.ByteString;
 import com.google.protobuf.UnsafeByteOperations;
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.BreakpointSpec;
-import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.Location;
 import io.sdmfabric.model.MpiWait;
 import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.model.SignalAction;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.model.StopReason;
@@ -21,36 +18,23 @@ import io.sdmfabric.model.WatchKind;
 import io.sdmfabric.wire.proto.BreakpointKindProto;
 import io.sdmfabric.wire.proto.BreakpointProto;
 import io.sdmfabric.wire.proto.BreakpointsEvent;
-import io.sdmfabric.wire.proto.DebuggerEndedEvent;
-import io.sdmfabric.wire.proto.DepthEvent;
-import io.sdmfabric.wire.proto.Empty;
 import io.sdmfabric.wire.proto.EnvVar;
-import io.sdmfabric.wire.proto.ErrorEvent;
-import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.ExitEvent;
 import io.sdmfabric.wire.proto.FrameProto;
 import io.sdmfabric.wire.proto.FramesEvent;
-import io.sdmfabric.wire.proto.HandleSignalCmd;
 import io.sdmfabric.wire.proto.LaunchProto;
 import io.sdmfabric.wire.proto.LineLocation;
-import io.sdmfabric.wire.proto.MemoryEvent;
 import io.sdmfabric.wire.proto.MpiPeer;
 import io.sdmfabric.wire.proto.MpiWaitEvent;
-import io.sdmfabric.wire.proto.OutputEvent;
 import io.sdmfabric.wire.proto.ProgramLoadedEvent;
-import io.sdmfabric.wire.proto.RankLostEvent;
 import io.sdmfabric.wire.proto.RankSetProto;
 import io.sdmfabric.wire.proto.SetBreakpointCmd;
 import io.sdmfabric.wire.proto.SignalProto;
 import io.sdmfabric.wire.proto.SignalsEvent;
 import io.sdmfabric.wire.proto.StepKindProto;
 import io.sdmfabric.wire.proto.StopReasonProto;
-import io.sdmfabric.wire.proto.SuspendedEvent;
-import io.sdmfabric.wire.proto.TextEvent;
 import io.sdmfabric.wire.proto.ThreadProto;
 import io.sdmfabric.wire.proto.ThreadStacksEvent;
 import io.sdmfabric.wire.proto.ThreadsEvent;
-import io.sdmfabric.wire.proto.TypeEvent;
 import io.sdmfabric.wire.proto.ValueKindProto;
 import io.sdmfabric.wire.proto.ValueProto;
 import io.sdmfabric.wire.proto.VariablesEvent;
@@ -58,14 +42,10 @@ import io.sdmfabric.wire.proto.WatchKindProto;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -85,23 +65,10 @@ import java.util.function.Function;
  * line, a breakpoint without a location, malformed rank set bytes) throws {@link
  * IllegalArgumentException} naming what is wrong.
  *
- * <p>The {@link EventBody} factories ({@link #ok()}, {@link #frames(List)}, ...) build a reply of
- * each kind from model objects.
+ * <p>Whole reply bodies are built by {@link EventBodies}, and read back by {@link Reply}; signal
+ * actions as gdb's words are {@link SignalWords}.
  */
 public final class Protos {
-
-  /**
-   * How front-ends describe a {@linkplain #rankLost() lost rank} to users, as text and in JSON: the
-   * error {@value}.
-   */
-  public static final String RANK_LOST = "rank lost";
-
-  /**
-   * The error with which ranks of a job that a session did not attach to answer every command (one
-   * text for all of them, so that their replies merge).
-   */
-  public static final String NOT_ATTACHED = "not attached";
-
   private Protos() {}
 
   // ------------------------------------------------------------------ rank sets
@@ -390,52 +357,6 @@ public final class Protos {
         proto.getDescription());
   }
 
-  /**
-   * gdb's words for the actions ({@code stop}, {@code nopass}, ...), in the order of {@link
-   * SignalAction}'s constants, so that equal sets give equal lists.
-   */
-  public static List<String> signalActionWords(Set<SignalAction> actions) {
-    Objects.requireNonNull(actions, "actions");
-    EnumSet<SignalAction> sorted =
-        actions.isEmpty() ? EnumSet.noneOf(SignalAction.class) : EnumSet.copyOf(actions);
-    return sorted.stream().map(SignalAction::word).toList();
-  }
-
-  /**
-   * The actions named by gdb's words, in any order, repeats allowed.
-   *
-   * @throws IllegalArgumentException for a word that is not one of gdb's six
-   */
-  public static Set<SignalAction> signalActions(List<String> words) {
-    Objects.requireNonNull(words, "words");
-    EnumSet<SignalAction> actions = EnumSet.noneOf(SignalAction.class);
-    for (String word : words) {
-      actions.add(signalAction(word));
-    }
-    return Collections.unmodifiableSet(actions);
-  }
-
-  private static SignalAction signalAction(String word) {
-    for (SignalAction action : SignalAction.values()) {
-      if (action.word().equals(word)) {
-        return action;
-      }
-    }
-    throw new IllegalArgumentException(
-        "unknown signal action \""
-            + word
-            + "\"; gdb's are stop, nostop, print, noprint, pass, nopass");
-  }
-
-  /** The command {@code handle SIGNAL ACTIONS}, with the actions in canonical order. */
-  public static HandleSignalCmd handleSignal(String signal, Set<SignalAction> actions) {
-    Objects.requireNonNull(signal, "signal");
-    return HandleSignalCmd.newBuilder()
-        .setSignal(signal)
-        .addAllActions(signalActionWords(actions))
-        .build();
-  }
-
   // ------------------------------------------------------------------ stop reasons, steps, watches
 
   /** The reason's wire constant; {@link StopReason#UNKNOWN} is the proto default, 0. */
@@ -622,183 +543,14 @@ public final class Protos {
     return map(Objects.requireNonNull(proto, "proto").getSignalsList(), Protos::fromProto);
   }
 
-  // ------------------------------------------------------------------ unsolicited events
-
-  /**
-   * The reply body of a model event: {@link DebugEvent.Stopped} is {@code suspended}, {@link
-   * DebugEvent.Resumed} {@code running}, {@link DebugEvent.Exited} {@code exit}, {@link
-   * DebugEvent.Output} {@code output}, {@link DebugEvent.DebuggerEnded} {@code debugger_ended}.
-   * {@link #debugEvent} inverts it.
-   */
-  public static EventBody event(DebugEvent event) {
-    Objects.requireNonNull(event, "event");
-    EventBody.Builder b = EventBody.newBuilder();
-    // Java 17 has no pattern switch; DebugEvent is sealed to these five.
-    if (event instanceof DebugEvent.Stopped s) {
-      b.setSuspended(
-          SuspendedEvent.newBuilder()
-              .setReason(toProto(s.reason()))
-              .setSignal(s.signal())
-              .setFrame(toProto(s.frame()))
-              .setThreadId(s.threadId())
-              .setBreakpointId(s.breakpointId()));
-    } else if (event instanceof DebugEvent.Resumed) {
-      b.setRunning(Empty.getDefaultInstance());
-    } else if (event instanceof DebugEvent.Exited x) {
-      b.setExit(
-          ExitEvent.newBuilder()
-              .setCode(x.code())
-              .setSignal(x.signal())
-              .setStatusLost(x.statusLost()));
-    } else if (event instanceof DebugEvent.DebuggerEnded d) {
-      b.setDebuggerEnded(DebuggerEndedEvent.newBuilder().setReason(d.reason()));
-    } else {
-      // Output.bytes() returns a fresh copy, so wrapping it without another copy is safe.
-      byte[] bytes = ((DebugEvent.Output) event).bytes();
-      b.setOutput(OutputEvent.newBuilder().setBytes(UnsafeByteOperations.unsafeWrap(bytes)));
-    }
-    return b.build();
-  }
-
-  /**
-   * The model event a body of kind {@code suspended}, {@code running}, {@code exit}, {@code output}
-   * or {@code debugger_ended} reports. A suspended event without a frame stopped at {@link
-   * Frame#UNKNOWN}.
-   *
-   * @throws IllegalArgumentException for a body of any other kind: those are replies to commands,
-   *     not events
-   */
-  public static DebugEvent debugEvent(EventBody body) {
-    Objects.requireNonNull(body, "body");
-    return switch (body.getKindCase()) {
-      case SUSPENDED -> {
-        SuspendedEvent s = body.getSuspended();
-        yield new DebugEvent.Stopped(
-            fromProto(s.getReason()),
-            s.getSignal(),
-            frameOrUnknown(s.hasFrame(), s.getFrame()),
-            s.getThreadId(),
-            s.getBreakpointId());
-      }
-      case RUNNING -> new DebugEvent.Resumed();
-      case EXIT ->
-          new DebugEvent.Exited(
-              body.getExit().getCode(), body.getExit().getSignal(), body.getExit().getStatusLost());
-      case OUTPUT -> new DebugEvent.Output(body.getOutput().getBytes().toByteArray());
-      case DEBUGGER_ENDED -> new DebugEvent.DebuggerEnded(body.getDebuggerEnded().getReason());
-      default ->
-          throw new IllegalArgumentException(
-              "event body of kind " + body.getKindCase() + " is not a debug event");
-    };
-  }
-
-  // ------------------------------------------------------------------ reply factories
-
-  /** The reply of a command that succeeded with nothing to report. */
-  public static EventBody ok() {
-    return EventBody.newBuilder().setOk(Empty.getDefaultInstance()).build();
-  }
-
-  /** The reply of a command that failed, with the debugger's message. */
-  public static EventBody error(String message) {
-    Objects.requireNonNull(message, "message");
-    return EventBody.newBuilder().setError(ErrorEvent.newBuilder().setMessage(message)).build();
-  }
-
-  /** The report that a program was loaded. */
-  public static EventBody loaded(ProgramInfo info) {
-    return EventBody.newBuilder().setLoaded(toProto(info)).build();
-  }
-
-  /** The reply with one breakpoint, e.g. the one just inserted. */
-  public static EventBody breakpoint(Breakpoint breakpoint) {
-    return EventBody.newBuilder().setBreakpoint(toProto(breakpoint)).build();
-  }
-
-  /** The reply with a list of breakpoints, in the order given. */
-  public static EventBody breakpoints(List<Breakpoint> breakpoints) {
-    BreakpointsEvent.Builder b = BreakpointsEvent.newBuilder();
-    breakpoints.forEach(bp -> b.addBreakpoints(toProto(bp)));
-    return EventBody.newBuilder().setBreakpoints(b).build();
-  }
-
-  /**
-   * The reply and the event of a rank whose server is gone: it answers the commands it still owed
-   * and every later one with this, and front-ends show it as the error {@value #RANK_LOST}.
-   */
-  public static EventBody rankLost() {
-    return EventBody.newBuilder().setLost(RankLostEvent.getDefaultInstance()).build();
-  }
-
-  /** {@link #rankLost()} saying why ({@code reason}; empty: no reason known). */
-  public static EventBody rankLost(String reason) {
-    return EventBody.newBuilder().setLost(RankLostEvent.newBuilder().setReason(reason)).build();
-  }
-
-  /** What front-ends say of a lost rank: {@value #RANK_LOST}, and the reason when there is one. */
-  public static String lostText(RankLostEvent lost) {
-    return lost.getReason().isEmpty() ? RANK_LOST : RANK_LOST + ": " + lost.getReason();
-  }
-
-  /**
-   * Why ranks are lost whose server was the actor at {@code address} (a Pekko address, {@code
-   * pekko://sdm@HOST:PORT}): the node at HOST; no reason for one in this JVM, which has no host.
-   */
-  public static String lostReason(java.util.Optional<String> host) {
-    return host.map(
-            h ->
-                "the server of their node at "
-                    + h
-                    + " stopped (its agent ended, or the node stopped answering)")
-        .orElse("");
-  }
-
-  /** The reply of a debugger that detached from its process and left it running. */
-  public static EventBody detached() {
-    return EventBody.newBuilder().setDetached(Empty.getDefaultInstance()).build();
-  }
-
-  /** The report that the process runs. Same as {@code event(new DebugEvent.Resumed())}. */
-  public static EventBody running() {
-    return EventBody.newBuilder().setRunning(Empty.getDefaultInstance()).build();
-  }
-
-  /** The reply with a call stack, innermost frame first. */
-  public static EventBody frames(List<Frame> frames) {
-    FramesEvent.Builder b = FramesEvent.newBuilder();
-    frames.forEach(f -> b.addFrames(toProto(f)));
-    return EventBody.newBuilder().setFrames(b).build();
-  }
-
-  /**
-   * The reply with every thread's stack, in a canonical order (by the stacks' frames, not by
-   * thread), so that ranks whose threads stand in the same places merge.
-   */
-  public static EventBody threadStacks(List<List<Frame>> stacks) {
-    List<FramesEvent> sorted =
-        stacks.stream()
-            .map(
-                frames -> {
-                  FramesEvent.Builder b = FramesEvent.newBuilder();
-                  frames.forEach(f -> b.addFrames(toProto(f)));
-                  return b.build();
-                })
-            .sorted(
-                Comparator.comparing(
-                    FramesEvent::toByteString, ByteString.unsignedLexicographicalComparator()))
-            .toList();
-    return EventBody.newBuilder()
-        .setThreadStacks(ThreadStacksEvent.newBuilder().addAllStacks(sorted))
-        .build();
-  }
-
   /** The stacks of a thread stacks event, each innermost frame first. */
   public static List<List<Frame>> fromProto(ThreadStacksEvent proto) {
     return map(Objects.requireNonNull(proto, "proto").getStacksList(), Protos::fromProto);
   }
 
-  /** The reply with what a rank waits for in MPI. */
-  public static EventBody mpiWait(MpiWait wait) {
+  /** What a rank waits for in MPI, as its event. */
+  public static MpiWaitEvent toProto(MpiWait wait) {
+    Objects.requireNonNull(wait, "wait");
     MpiWaitEvent.Builder b =
         MpiWaitEvent.newBuilder()
             .setState(MpiWaitEvent.State.forNumber(wait.state().ordinal()))
@@ -815,7 +567,7 @@ public final class Protos {
             p ->
                 b.addPeers(
                     MpiPeer.newBuilder().setRank(p.rank()).setTag(p.tag()).setCall(p.call())));
-    return EventBody.newBuilder().setMpiWait(b).build();
+    return b.build();
   }
 
   /** What a rank waits for in MPI, from its event. */
@@ -833,73 +585,6 @@ public final class Protos {
             fromProto(proto.getCommMembers()),
             proto.getCommWorld()),
         proto.getSequence());
-  }
-
-  /** The reply with one frame, e.g. the one just selected. */
-  public static EventBody frame(Frame frame) {
-    return EventBody.newBuilder().setFrame(toProto(frame)).build();
-  }
-
-  /** The reply with the depth of the call stack. */
-  public static EventBody depth(int depth) {
-    return EventBody.newBuilder().setDepth(DepthEvent.newBuilder().setDepth(depth)).build();
-  }
-
-  /** The reply with an expression's value. */
-  public static EventBody value(Value value) {
-    return EventBody.newBuilder().setValue(toProto(value)).build();
-  }
-
-  /** The reply with an expression's type, as the program's language writes it. */
-  public static EventBody type(String type) {
-    Objects.requireNonNull(type, "type");
-    return EventBody.newBuilder().setType(TypeEvent.newBuilder().setType(type)).build();
-  }
-
-  /** The reply with a list of variables (locals, arguments or globals), in the order given. */
-  public static EventBody variables(List<Value> variables) {
-    VariablesEvent.Builder b = VariablesEvent.newBuilder();
-    variables.forEach(v -> b.addVariables(toProto(v)));
-    return EventBody.newBuilder().setVariables(b).build();
-  }
-
-  /** The reply with the process's threads, in the order given. */
-  public static EventBody threads(List<ThreadInfo> threads) {
-    ThreadsEvent.Builder b = ThreadsEvent.newBuilder();
-    threads.forEach(t -> b.addThreads(toProto(t)));
-    return EventBody.newBuilder().setThreads(b).build();
-  }
-
-  /** The reply with one thread, e.g. the one just selected. */
-  public static EventBody thread(ThreadInfo thread) {
-    return EventBody.newBuilder().setThread(toProto(thread)).build();
-  }
-
-  /** The reply with memory contents; the array is copied. */
-  public static EventBody memory(byte[] bytes) {
-    Objects.requireNonNull(bytes, "bytes");
-    return EventBody.newBuilder()
-        .setMemory(MemoryEvent.newBuilder().setBytes(ByteString.copyFrom(bytes)))
-        .build();
-  }
-
-  /** The reply with the handling of signals, in the order given. */
-  public static EventBody signals(List<SignalInfo> signals) {
-    SignalsEvent.Builder b = SignalsEvent.newBuilder();
-    signals.forEach(s -> b.addSignals(toProto(s)));
-    return EventBody.newBuilder().setSignals(b).build();
-  }
-
-  /** The reply with free text, e.g. the output of a console command. */
-  public static EventBody text(String text) {
-    Objects.requireNonNull(text, "text");
-    return EventBody.newBuilder().setText(TextEvent.newBuilder().setText(text)).build();
-  }
-
-  /** The reply with a merged call-prefix tree. */
-  public static EventBody stackTree(StackTree tree) {
-    Objects.requireNonNull(tree, "tree");
-    return EventBody.newBuilder().setStackTree(tree.toProto()).build();
   }
 
   // ------------------------------------------------------------------ helpers

@@ -4,10 +4,63 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.proto.EventBody;
 import java.util.Objects;
 
-/** Ranks that replied, or reported, the same body. */
-public record RankReply(RankSet ranks, EventBody body) {
-  public RankReply {
-    Objects.requireNonNull(ranks, "ranks");
-    Objects.requireNonNull(body, "body");
+/**
+ * Ranks that replied, or reported, the same body: the body as it travelled ({@link #body()}, whose
+ * bytes are the merge key), and decoded ({@link #reply()}), which is what front-ends read. Two are
+ * equal when their ranks and bodies are.
+ *
+ * <p>Not a record because it keeps the decoded reply, decoded once when first asked for: an event
+ * reaches a renderer and the process table, and a reply nobody reads (a gateway forwarding it) is
+ * never decoded.
+ */
+public final class RankReply {
+  private final RankSet ranks;
+  private final EventBody body;
+  // Decoding is pure, so two threads that race here decode equal replies; volatile publishes it.
+  private volatile Reply reply;
+
+  /** The reply {@code body} of {@code ranks}. */
+  public RankReply(RankSet ranks, EventBody body) {
+    this.ranks = Objects.requireNonNull(ranks, "ranks");
+    this.body = Objects.requireNonNull(body, "body");
+  }
+
+  /** The ranks that replied. */
+  public RankSet ranks() {
+    return ranks;
+  }
+
+  /** Their body, as it crossed the wire. */
+  public EventBody body() {
+    return body;
+  }
+
+  /**
+   * Their body decoded ({@link Reply#decode}).
+   *
+   * @throws IllegalArgumentException for content no model value can hold
+   */
+  public Reply reply() {
+    Reply r = reply;
+    if (r == null) {
+      r = Reply.decode(body);
+      reply = r;
+    }
+    return r;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RankReply other && ranks.equals(other.ranks) && body.equals(other.body);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(ranks, body);
+  }
+
+  @Override
+  public String toString() {
+    return "RankReply[ranks=" + ranks + ", body=" + body + "]";
   }
 }

@@ -8,9 +8,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
- * A front-end's view of a debug session: commands in, merged replies and events out. The console
- * uses it whether the master runs in the same JVM or in another process, behind the front-end
- * protocol ({@link RemoteSession}).
+ * A front-end's view of a debug session: commands in, merged replies and events out, to as many
+ * subscribers as want them (a debug adapter and the console of its Debug Console both listen). The
+ * console uses it whether the master runs in the same JVM or in another process, behind the
+ * front-end protocol ({@code RemoteSession}).
  */
 public interface SessionClient extends AutoCloseable {
 
@@ -62,10 +63,11 @@ public interface SessionClient extends AutoCloseable {
   CompletableFuture<List<RankReply>> call(CommandBody command, RankSet dest, Duration timeout);
 
   /**
-   * Sets the receiver of unsolicited events (stops, exits, output, lost ranks, debuggers that
-   * ended).
+   * Adds a receiver of unsolicited events (stops, exits, output, lost ranks, debuggers that ended):
+   * it hears every event from now on, after the receivers that subscribed before it, until the
+   * subscription is closed. Implementations keep their receivers in {@link EventSubscribers}.
    */
-  void onEvent(Consumer<RankReply> events);
+  Subscription subscribe(Consumer<RankReply> listener);
 
   /** Ends the session: every debugger and program. */
   @Override

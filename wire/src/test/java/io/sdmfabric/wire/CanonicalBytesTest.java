@@ -48,11 +48,11 @@ class CanonicalBytesTest {
 
   @Test
   void overwrittenAndClearedFieldsLeaveNoTrace() {
-    EventBody direct = Protos.text("done");
+    EventBody direct = EventBodies.text("done");
     EventBody rewritten =
-        EventBody.newBuilder().setDepth(Protos.depth(3).getDepth()).clearKind().build();
-    rewritten = rewritten.toBuilder().setText(Protos.text("other").getText()).build();
-    rewritten = rewritten.toBuilder().setText(Protos.text("done").getText()).build();
+        EventBody.newBuilder().setDepth(EventBodies.depth(3).getDepth()).clearKind().build();
+    rewritten = rewritten.toBuilder().setText(EventBodies.text("other").getText()).build();
+    rewritten = rewritten.toBuilder().setText(EventBodies.text("done").getText()).build();
     assertArrayEquals(CanonicalBytes.of(direct), CanonicalBytes.of(rewritten));
   }
 
@@ -69,7 +69,7 @@ class CanonicalBytesTest {
             List.of(
                 Value.scalar("x", "int", Value.Kind.INTEGER, 4, "1"),
                 Value.scalar("y", "int", Value.Kind.INTEGER, 4, "2")));
-    EventBody body = Protos.value(v);
+    EventBody body = EventBodies.value(v);
     byte[] bytes = CanonicalBytes.of(body);
     EventBody reparsed = CanonicalBytes.eventBody(bytes);
     assertEquals(body, reparsed);
@@ -81,7 +81,8 @@ class CanonicalBytesTest {
     // What aggregation relies on: two ranks convert equal stacks independently.
     List<Frame> a = List.of(SOLVE, new Frame(1, 0x401136L, "main", "demo.c", 30, ""));
     List<Frame> b = new ArrayList<>(a);
-    assertArrayEquals(CanonicalBytes.of(Protos.frames(a)), CanonicalBytes.of(Protos.frames(b)));
+    assertArrayEquals(
+        CanonicalBytes.of(EventBodies.frames(a)), CanonicalBytes.of(EventBodies.frames(b)));
     RankSet r1 = RankSet.range(0, 1000);
     RankSet r2 = RankSet.builder().addRange(500, 1000).addRange(0, 500).build();
     assertArrayEquals(CanonicalBytes.of(Protos.toProto(r1)), CanonicalBytes.of(Protos.toProto(r2)));
@@ -91,17 +92,17 @@ class CanonicalBytesTest {
   void differentMessagesGiveDifferentBytes() {
     List<EventBody> bodies =
         List.of(
-            Protos.ok(),
-            Protos.running(),
-            Protos.error(""),
-            Protos.text(""),
-            Protos.text("a"),
-            Protos.depth(0),
-            Protos.depth(1),
-            Protos.frames(List.of()),
-            Protos.frames(List.of(SOLVE)),
-            Protos.frame(SOLVE),
-            Protos.frame(new Frame(0, 0x401020L, "solve", "solver.c", 213, "")),
+            EventBodies.ok(),
+            EventBodies.running(),
+            EventBodies.error(""),
+            EventBodies.text(""),
+            EventBodies.text("a"),
+            EventBodies.depth(0),
+            EventBodies.depth(1),
+            EventBodies.frames(List.of()),
+            EventBodies.frames(List.of(SOLVE)),
+            EventBodies.frame(SOLVE),
+            EventBodies.frame(new Frame(0, 0x401020L, "solve", "solver.c", 213, "")),
             EventBody.getDefaultInstance());
     for (int i = 0; i < bodies.size(); i++) {
       for (int j = i + 1; j < bodies.size(); j++) {
@@ -114,7 +115,7 @@ class CanonicalBytesTest {
 
   @Test
   void eachCallReturnsAFreshArray() {
-    EventBody body = Protos.text("x");
+    EventBody body = EventBodies.text("x");
     byte[] first = CanonicalBytes.of(body);
     first[0] ^= 0x7f;
     assertFalse(Arrays.equals(first, CanonicalBytes.of(body)));
@@ -122,7 +123,7 @@ class CanonicalBytesTest {
 
   @Test
   void malformedEventBodyBytesAreRejectedNamingTheType() {
-    byte[] truncated = Arrays.copyOf(CanonicalBytes.of(Protos.text("hello")), 4);
+    byte[] truncated = Arrays.copyOf(CanonicalBytes.of(EventBodies.text("hello")), 4);
     var e = assertThrows(IllegalArgumentException.class, () -> CanonicalBytes.eventBody(truncated));
     assertTrue(e.getMessage().contains("EventBody"), e.getMessage());
 
@@ -141,7 +142,7 @@ class CanonicalBytesTest {
     for (int i = 0; i < 400; i++) {
       deep.add(new Frame(i, 0x1000L + i, "recurse", "r.c", 10, ""));
     }
-    EventBody body = Protos.stackTree(StackTree.of(deep, RankSet.of(0)));
+    EventBody body = EventBodies.stackTree(StackTree.of(deep, RankSet.of(0)));
     StackTree back =
         StackTree.fromProto(CanonicalBytes.eventBody(CanonicalBytes.of(body)).getStackTree());
     assertEquals(400, back.nodeCount());
@@ -152,7 +153,7 @@ class CanonicalBytesTest {
     ReplyGroupProto group =
         ReplyGroupProto.newBuilder()
             .setRanks(Protos.toProto(RankSet.of(1, 2)))
-            .setBody(com.google.protobuf.ByteString.copyFrom(CanonicalBytes.of(Protos.ok())))
+            .setBody(com.google.protobuf.ByteString.copyFrom(CanonicalBytes.of(EventBodies.ok())))
             .build();
     assertArrayEquals(group.toByteArray(), CanonicalBytes.of(group));
     assertEquals(

@@ -90,4 +90,13 @@ class CommandsTest {
         "größe 1\n",
         Commands.inputLine("größe 1").getInput().getBytes().toString(StandardCharsets.UTF_8));
   }
+
+  @Test
+  void handleSignalCommandCarriesSortedActions() {
+    var cmd =
+        Commands.handleSignal("SIGUSR1", Set.of(SignalAction.PASS, SignalAction.NOSTOP))
+            .getHandleSignal();
+    assertEquals("SIGUSR1", cmd.getSignal());
+    assertEquals(List.of("nostop", "pass"), cmd.getActionsList());
+  }
 }

@@ -3,7 +3,6 @@ package io.sdmfabric.wire;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,7 +15,6 @@ import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.Location;
 import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.model.SignalAction;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.model.StopReason;
@@ -39,11 +37,9 @@ import io.sdmfabric.wire.proto.ValueKindProto;
 import io.sdmfabric.wire.proto.ValueProto;
 import io.sdmfabric.wire.proto.WatchKindProto;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ProtosTest {
@@ -266,32 +262,6 @@ class ProtosTest {
     assertEquals(alrm, Protos.fromProto(Protos.toProto(alrm)));
   }
 
-  @Test
-  void signalActionsAreGdbWordsInEnumOrder() {
-    Set<SignalAction> actions =
-        EnumSet.of(SignalAction.NOPASS, SignalAction.STOP, SignalAction.PRINT);
-    assertEquals(List.of("stop", "print", "nopass"), Protos.signalActionWords(actions));
-    assertEquals(actions, Protos.signalActions(List.of("nopass", "print", "stop", "stop")));
-    assertEquals(List.of(), Protos.signalActionWords(Set.of()));
-    for (SignalAction a : SignalAction.values()) {
-      assertEquals(Set.of(a), Protos.signalActions(Protos.signalActionWords(Set.of(a))));
-    }
-  }
-
-  @Test
-  void unknownSignalActionWordIsRejected() {
-    var e =
-        assertThrows(IllegalArgumentException.class, () -> Protos.signalActions(List.of("ignore")));
-    assertTrue(e.getMessage().contains("ignore"), e.getMessage());
-  }
-
-  @Test
-  void handleSignalCommandCarriesSortedActions() {
-    var cmd = Protos.handleSignal("SIGUSR1", Set.of(SignalAction.PASS, SignalAction.NOSTOP));
-    assertEquals("SIGUSR1", cmd.getSignal());
-    assertEquals(List.of("nostop", "pass"), cmd.getActionsList());
-  }
-
   // ------------------------------------------------------------------ enums of commands
 
   @Test
@@ -312,7 +282,7 @@ class ProtosTest {
         EventBody.newBuilder()
             .setSuspended(SuspendedEvent.newBuilder().setReasonValue(1234).setThreadId(1))
             .build();
-    var stopped = (DebugEvent.Stopped) Protos.debugEvent(body);
+    var stopped = (DebugEvent.Stopped) EventBodies.debugEvent(body);
     assertEquals(StopReason.UNKNOWN, stopped.reason());
     assertEquals(Frame.UNKNOWN, stopped.frame());
   }
@@ -400,115 +370,7 @@ class ProtosTest {
     for (ProgramInfo info :
         List.of(new ProgramInfo("/bin/solver", true), new ProgramInfo("stripped", false))) {
       assertEquals(info, Protos.fromProto(Protos.toProto(info)));
-      assertEquals(info, Protos.fromProto(Protos.loaded(info).getLoaded()));
+      assertEquals(info, Protos.fromProto(EventBodies.loaded(info).getLoaded()));
     }
-  }
-
-  // ------------------------------------------------------------------ events
-
-  @Test
-  void everyDebugEventKindRoundTripsThroughItsBody() {
-    List<DebugEvent> events =
-        List.of(
-            new DebugEvent.Stopped(StopReason.BREAKPOINT_HIT, "", SOLVE, 1, 3),
-            new DebugEvent.Stopped(StopReason.SIGNAL_RECEIVED, "SIGSEGV", BARRIER, 2, 0),
-            new DebugEvent.Resumed(),
-            DebugEvent.Exited.withCode(3),
-            DebugEvent.Exited.bySignal("SIGKILL"),
-            new DebugEvent.Output("hello\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-            new DebugEvent.Output(new byte[] {(byte) 0xe2, (byte) 0x82}),
-            new DebugEvent.DebuggerEnded("gdb exited unexpectedly (killed by SIGKILL)"));
-    for (DebugEvent event : events) {
-      EventBody body = Protos.event(event);
-      assertEquals(event, Protos.debugEvent(body));
-      assertEquals(event, Protos.debugEvent(CanonicalBytes.eventBody(CanonicalBytes.of(body))));
-    }
-  }
-
-  @Test
-  void debugEventsUseTheirBodyKinds() {
-    assertEquals(
-        EventBody.KindCase.SUSPENDED,
-        Protos.event(new DebugEvent.Stopped(StopReason.UNKNOWN, "", MAIN, 0, 0)).getKindCase());
-    assertEquals(EventBody.KindCase.RUNNING, Protos.event(new DebugEvent.Resumed()).getKindCase());
-    assertEquals(Protos.running(), Protos.event(new DebugEvent.Resumed()));
-    assertEquals(
-        EventBody.KindCase.EXIT, Protos.event(DebugEvent.Exited.withCode(0)).getKindCase());
-    assertEquals(
-        EventBody.KindCase.OUTPUT, Protos.event(new DebugEvent.Output(new byte[0])).getKindCase());
-    assertEquals(
-        EventBody.KindCase.DEBUGGER_ENDED,
-        Protos.event(new DebugEvent.DebuggerEnded("gdb ended")).getKindCase());
-  }
-
-  @Test
-  void repliesThatAreNotDebugEventsAreRejected() {
-    for (EventBody body :
-        List.of(
-            Protos.ok(),
-            Protos.error("x"),
-            Protos.depth(3),
-            Protos.detached(),
-            Protos.rankLost(),
-            EventBody.getDefaultInstance())) {
-      assertThrows(IllegalArgumentException.class, () -> Protos.debugEvent(body));
-    }
-  }
-
-  @Test
-  void replyFactoriesSetTheirKindAndContent() {
-    Value v = Value.scalar("n", "int", Value.Kind.INTEGER, 4, "42");
-    Breakpoint bp =
-        new Breakpoint(1, Breakpoint.Kind.BREAKPOINT, "main", "m.c", 3, true, false, "", 0, 0);
-    ThreadInfo t = new ThreadInfo(1, "LWP 7", "", true, MAIN);
-    SignalInfo s = new SignalInfo("SIGINT", true, true, false, "Interrupt");
-
-    assertEquals(EventBody.KindCase.OK, Protos.ok().getKindCase());
-    assertEquals(EventBody.KindCase.DETACHED, Protos.detached().getKindCase());
-    assertEquals(EventBody.KindCase.LOST, Protos.rankLost().getKindCase());
-    assertEquals("no symbol", Protos.error("no symbol").getError().getMessage());
-    assertEquals(bp, Protos.fromProto(Protos.breakpoint(bp).getBreakpoint()));
-    assertEquals(
-        List.of(bp, bp), Protos.fromProto(Protos.breakpoints(List.of(bp, bp)).getBreakpoints()));
-    assertEquals(
-        List.of(BARRIER, SOLVE, MAIN),
-        Protos.fromProto(Protos.frames(List.of(BARRIER, SOLVE, MAIN)).getFrames()));
-    assertEquals(SOLVE, Protos.fromProto(Protos.frame(SOLVE).getFrame()));
-    assertEquals(17, Protos.depth(17).getDepth().getDepth());
-    assertEquals(v, Protos.fromProto(Protos.value(v).getValue()));
-    assertEquals("struct point *", Protos.type("struct point *").getType().getType());
-    assertEquals(List.of(v), Protos.fromProto(Protos.variables(List.of(v)).getVariables()));
-    assertEquals(List.of(t), Protos.fromProto(Protos.threads(List.of(t)).getThreads()));
-    assertEquals(t, Protos.fromProto(Protos.thread(t).getThread()));
-    assertArrayEquals(
-        new byte[] {1, 2, 3},
-        Protos.memory(new byte[] {1, 2, 3}).getMemory().getBytes().toByteArray());
-    assertEquals(List.of(s), Protos.fromProto(Protos.signals(List.of(s)).getSignals()));
-    assertEquals("done", Protos.text("done").getText().getText());
-    StackTree tree = StackTree.of(List.of(SOLVE, MAIN), RankSet.of(1, 2));
-    assertEquals(tree, StackTree.fromProto(Protos.stackTree(tree).getStackTree()));
-  }
-
-  @Test
-  void aLostRankIsABodyOfItsOwnNotAnError() {
-    assertEquals(Protos.rankLost(), CanonicalBytes.eventBody(CanonicalBytes.of(Protos.rankLost())));
-    assertNotEquals(Protos.error(Protos.RANK_LOST), Protos.rankLost());
-    assertFalse(Protos.rankLost().hasError());
-  }
-
-  @Test
-  void emptyListRepliesStillHaveTheirKind() {
-    assertEquals(EventBody.KindCase.FRAMES, Protos.frames(List.of()).getKindCase());
-    assertNotEquals(
-        CanonicalBytes.of(Protos.frames(List.of())).length,
-        CanonicalBytes.of(EventBody.getDefaultInstance()).length);
-  }
-
-  @Test
-  void memoryReplyCopiesTheCallersArray() {
-    byte[] bytes = {1, 2, 3};
-    EventBody body = Protos.memory(bytes);
-    bytes[0] = 9;
-    assertEquals(1, body.getMemory().getBytes().byteAt(0));
   }
 }

@@ -54,8 +54,7 @@ final class DapSession implements AutoCloseable {
 
   /** Serves {@code opened}, opened as {@code start} says, to the client of {@code out}. */
   DapSession(SessionClient opened, Start start, DapOutput out) {
-    SessionClient shared = new SharedEvents(opened);
-    this.session = shared;
+    this.session = opened;
     this.start = start;
     this.sources = new SourcePaths(start.cwd());
     VariableReferences references = new VariableReferences();
@@ -63,16 +62,16 @@ final class DapSession implements AutoCloseable {
     this.signals = new SignalFilters(this::exchange);
     this.frames =
         new FrameSelection(
-            shared.size(), (level, ranks) -> exchange(Commands.selectFrame(level), ranks));
+            opened.size(), (level, ranks) -> exchange(Commands.selectFrame(level), ranks));
     // The Debug Console shows what the console prints, but for what the adapter shows itself.
     this.renderer =
         new DebugConsoleRenderer(
             new TextRenderer(out.consoleStream()),
             e -> e.body().hasOutput() || breakpoints.logpoint(e).isPresent());
-    this.console = new Console(shared, renderer);
+    this.console = new Console(opened, renderer);
     this.threads =
         new RankThreads(
-            new RankGroups(shared.size(), start.threadPerRankUpTo()), console.table(), out);
+            new RankGroups(opened.size(), start.threadPerRankUpTo()), console.table(), out);
     this.stacks = new GroupStacks(threads, this::exchange, sources::source);
     this.variables =
         new GroupVariables(
@@ -85,7 +84,7 @@ final class DapSession implements AutoCloseable {
     this.evaluator = new Evaluator(console, threads, stacks, frames, references, this::exchange);
     this.logpoints = new Logpoints(this::exchange, sources::source, execution, out);
     // After the console's subscription, so that the process table has each event first.
-    new EventMapper(out, threads, frames, signals, breakpoints, logpoints).listen(shared);
+    new EventMapper(out, threads, frames, signals, breakpoints, logpoints).listen(opened);
   }
 
   SessionClient client() {

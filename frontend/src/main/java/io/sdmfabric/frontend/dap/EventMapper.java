@@ -44,7 +44,7 @@ final class EventMapper {
 
   /** Maps {@code session}'s events from now on (the adapter's one subscription to them). */
   void listen(SessionClient session) {
-    session.onEvent(this::map);
+    session.subscribe(this::map);
   }
 
   /** Maps one of the session's events. */

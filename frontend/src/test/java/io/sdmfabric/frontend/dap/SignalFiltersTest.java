@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sdmfabric.frontend.ProcessTable;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalAction;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.SignalWords;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -24,7 +25,7 @@ class SignalFiltersTest {
       new SignalFilters(
           (command, ranks) -> {
             sent.add(shown(command) + " to [" + ranks + "]");
-            return List.of(new RankReply(ranks, Protos.ok()));
+            return List.of(new RankReply(ranks, EventBodies.ok()));
           });
 
   @Test
@@ -69,7 +70,7 @@ class SignalFiltersTest {
   private static String shown(CommandBody command) {
     return command.getHandleSignal().getSignal()
         + " "
-        + Protos.signalActions(command.getHandleSignal().getActionsList());
+        + SignalWords.actions(command.getHandleSignal().getActionsList());
   }
 
   private static EnumSet<SignalAction> quiet() {

@@ -5,8 +5,10 @@ import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.ReplyBody;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
+import io.sdmfabric.wire.EventSubscribers;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
+import io.sdmfabric.wire.Subscription;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.nio.ByteBuffer;
@@ -34,7 +36,7 @@ final class SimulatedSession implements SessionClient {
   private final List<Runnable> caused = new ArrayList<>(); // the simulator's pending event tasks
   private final Map<ByteBuffer, RankSet> emitted = new LinkedHashMap<>(); // merged, in order
   private final Map<ByteBuffer, EventBody> bodies = new LinkedHashMap<>();
-  private volatile Consumer<RankReply> events = e -> {};
+  private final EventSubscribers events = new EventSubscribers();
   private volatile boolean closed;
 
   /** {@code size} ranks of {@code program}, not loaded yet. */
@@ -88,7 +90,7 @@ final class SimulatedSession implements SessionClient {
     List<Runnable> tasks = new ArrayList<>(caused);
     caused.clear();
     tasks.forEach(Runnable::run);
-    emitted.forEach((key, ranks) -> events.accept(new RankReply(ranks, bodies.get(key))));
+    emitted.forEach((key, ranks) -> events.publish(new RankReply(ranks, bodies.get(key))));
     emitted.clear();
     bodies.clear();
   }
@@ -100,8 +102,8 @@ final class SimulatedSession implements SessionClient {
   }
 
   @Override
-  public void onEvent(Consumer<RankReply> events) {
-    this.events = events;
+  public Subscription subscribe(Consumer<RankReply> listener) {
+    return events.subscribe(listener);
   }
 
   /** Whether the session was closed. */

@@ -2,7 +2,7 @@ package io.sdmfabric.runtime.launch;
 
 import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.RankSet;
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -55,7 +55,7 @@ public final class OutputMerger implements AutoCloseable {
             sink.accept(
                 new RankReply(
                     ranks.build(),
-                    Protos.event(
+                    EventBodies.event(
                         new DebugEvent.Output((line + "\n").getBytes(StandardCharsets.UTF_8))))));
   }
 
