@@ -2,8 +2,8 @@ package io.sdmfabric.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sdmfabric.gdbmi.TestPrograms;
 import io.sdmfabric.model.RankSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +21,7 @@ class SdmDebugIT {
 
   @BeforeAll
   static void needsGdbAndGcc() throws Exception {
-    assumeTrue(
-        new ProcessBuilder("gdb", "--version").start().waitFor() == 0, "gdb is not installed");
-    assumeTrue(
-        new ProcessBuilder("gcc", "--version").start().waitFor() == 0, "gcc is not installed");
+    TestPrograms.assumeGdbAndGcc();
   }
 
   @AfterEach

@@ -32,8 +32,7 @@ class GdbAttachAtExecTest {
 
   @BeforeAll
   static void needsGdbAndGcc() {
-    assumeTrue(TestPrograms.onPath("gdb"), "gdb is not installed");
-    assumeTrue(TestPrograms.onPath("gcc"), "gcc is not installed");
+    TestPrograms.assumeGdbAndGcc();
   }
 
   @AfterEach

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.DebugEvent;
@@ -46,8 +45,7 @@ class GdbAttachTest {
 
   @BeforeAll
   static void needsGdbAndGcc() {
-    assumeTrue(TestPrograms.onPath("gdb"), "gdb is not installed");
-    assumeTrue(TestPrograms.onPath("gcc"), "gcc is not installed");
+    TestPrograms.assumeGdbAndGcc();
   }
 
   @AfterEach

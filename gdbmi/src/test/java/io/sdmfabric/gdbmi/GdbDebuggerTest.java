@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.BreakpointSpec;
@@ -42,8 +41,7 @@ class GdbDebuggerTest {
 
   @BeforeAll
   static void needsGdbAndGcc() {
-    assumeTrue(TestPrograms.onPath("gdb"), "gdb is not installed");
-    assumeTrue(TestPrograms.onPath("gcc"), "gcc is not installed");
+    TestPrograms.assumeGdbAndGcc();
   }
 
   @BeforeEach

@@ -3,7 +3,6 @@ package io.sdmfabric.gdbmi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.BreakpointSpec;
@@ -42,8 +41,7 @@ class SharedGdbTest {
 
   @BeforeAll
   static void needsGdbAndGcc() {
-    assumeTrue(TestPrograms.onPath("gdb"), "gdb is not installed");
-    assumeTrue(TestPrograms.onPath("gcc"), "gcc is not installed");
+    TestPrograms.assumeGdbAndGcc();
   }
 
   @AfterEach

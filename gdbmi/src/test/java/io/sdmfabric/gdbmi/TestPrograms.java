@@ -1,5 +1,7 @@
 package io.sdmfabric.gdbmi;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,6 +26,12 @@ public final class TestPrograms {
   /** The executable of {@code programs/NAME.c} built without {@code -g}, if needed. */
   public static Path withoutDebugInfo(String name) {
     return BUILT.computeIfAbsent(name + "-nodebug", n -> build(name, n, false));
+  }
+
+  /** Skips the test (class) unless gdb and gcc are here: every test of real gdb needs both. */
+  public static void assumeGdbAndGcc() {
+    assumeTrue(onPath("gdb"), "gdb is not installed");
+    assumeTrue(onPath("gcc"), "gcc is not installed");
   }
 
   /** Whether a command is on the PATH, e.g. {@code gdb} or {@code gcc}. */

@@ -59,8 +59,7 @@ class ValueReaderTest {
 
   @BeforeAll
   static void needsGdbAndGcc() {
-    assumeTrue(TestPrograms.onPath("gdb"), "gdb is not installed");
-    assumeTrue(TestPrograms.onPath("gcc"), "gcc is not installed");
+    TestPrograms.assumeGdbAndGcc();
   }
 
   @BeforeEach
