@@ -31,8 +31,9 @@ import java.util.function.Consumer;
  * open, each session's lines start with its number in braces, e.g. {@code {2} [0-3] stopped ...}.
  *
  * <p>Its parts: {@link ListenParser} reads its commands, {@link RequestWatcher} announces requests,
- * {@link SessionRoster} keeps the sessions and which is active; this class runs the commands and
- * wires each session's events (its end) to the roster.
+ * {@link SessionRoster} keeps the sessions and which is active; this class runs the commands (a
+ * method for each kind of line) and wires each session's events (its end) to the roster, in one
+ * place ({@link #open}).
  */
 public final class ListenConsole implements AutoCloseable {
   /** How long the job of an accepted request has to start. */
@@ -50,6 +51,7 @@ public final class ListenConsole implements AutoCloseable {
   private final Asker asker;
   private final RequestWatcher requests;
   private final SessionRoster roster;
+  private final OwnCommands commands = new OwnCommands();
 
   public ListenConsole(
       ConnectDirectory dir, FrontEndListener listener, PrintStream out, Asker asker) {
@@ -120,27 +122,8 @@ public final class ListenConsole implements AutoCloseable {
    */
   public boolean execute(String line) {
     try {
-      ListenParser.Line parsed = ListenParser.parse(line);
-      if (parsed instanceof ListenParser.Line.Requests r) {
-        requests(r);
-      } else if (parsed instanceof ListenParser.Line.Accept a) {
-        accept(a);
-      } else if (parsed instanceof ListenParser.Line.Reject r) {
-        reject(r);
-      } else if (parsed instanceof ListenParser.Line.Sessions) {
-        roster.list().forEach(this::say);
-      } else if (parsed instanceof ListenParser.Line.SwitchTo s) {
-        roster.switchTo(s.number());
-      } else if (parsed instanceof ListenParser.Line.Exit) {
-        return false;
-      } else if (parsed instanceof ListenParser.Line.Help) {
-        help();
-      } else if (parsed instanceof ListenParser.Line.ToSession s) {
-        return toSession(s.text());
-      }
-    } catch (IllegalArgumentException e) {
-      own.error(RankSet.empty(), e.getMessage());
-    } catch (IOException e) {
+      return ListenParser.parse(line).runOn(commands);
+    } catch (IllegalArgumentException | IOException e) {
       own.error(RankSet.empty(), e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -149,51 +132,124 @@ public final class ListenConsole implements AutoCloseable {
     return true;
   }
 
-  private boolean toSession(String line) {
-    SessionRoster.Entry s = roster.active().orElse(null);
-    if (s == null) {
-      if (line.equals("quit")) {
-        return false;
-      }
-      own.error(RankSet.empty(), "no session yet: accept a request first (requests lists them)");
+  /**
+   * sdm listen's commands, a method for each kind of line ({@link ListenParser.Commands}: a new
+   * kind does not compile until it is handled here).
+   */
+  private final class OwnCommands implements ListenParser.Commands {
+    @Override
+    public boolean nothing() {
       return true;
     }
-    if (!s.console().execute(line)) {
-      end(s);
-    }
-    return true;
-  }
 
-  private void requests(ListenParser.Line.Requests line) throws IOException, InterruptedException {
-    List<ConnectRequest> pending;
-    if (line.waitAtMost().isPresent()) {
-      Duration limit = line.waitAtMost().get();
-      pending = requests.awaitPending(limit);
-      if (pending.isEmpty()) {
-        own.error(RankSet.empty(), "no request within " + limit.toSeconds() + " s");
-        return;
+    @Override
+    public boolean requests(ListenParser.Line.Requests line)
+        throws IOException, InterruptedException {
+      List<ConnectRequest> pending;
+      if (line.waitAtMost().isPresent()) {
+        Duration limit = line.waitAtMost().get();
+        pending = requests.awaitPending(limit);
+        if (pending.isEmpty()) {
+          own.error(RankSet.empty(), "no request within " + limit.toSeconds() + " s");
+          return true;
+        }
+      } else {
+        pending = requests.pending();
       }
-    } else {
-      pending = requests.pending();
+      if (pending.isEmpty()) {
+        say("no requests waiting");
+      }
+      for (ConnectRequest r : pending) {
+        say("request " + r.id() + ": " + r.describe());
+      }
+      return true;
     }
-    if (pending.isEmpty()) {
-      say("no requests waiting");
-    }
-    for (ConnectRequest r : pending) {
-      say("request " + r.id() + ": " + r.describe());
-    }
-  }
 
-  private void accept(ListenParser.Line.Accept line) throws IOException, InterruptedException {
-    ConnectRequest r = pick(line.id());
-    String question = "accept request " + r.id() + " from " + r.describe() + "? [y/N] ";
-    if (!asker.confirm(TerminalText.escape(question))) {
-      say("request " + r.id() + " not accepted; it still waits (reject " + r.id() + " to say no)");
-      return;
+    @Override
+    public boolean accept(ListenParser.Line.Accept line) throws IOException, InterruptedException {
+      ConnectRequest r = pick(line.id());
+      String question = "accept request " + r.id() + " from " + r.describe() + "? [y/N] ";
+      if (!asker.confirm(TerminalText.escape(question))) {
+        say(
+            "request "
+                + r.id()
+                + " not accepted; it still waits (reject "
+                + r.id()
+                + " to say no)");
+        return true;
+      }
+      RemoteSession session =
+          RequestAcceptance.accept(
+              dir, listener, r, line.via(), ListenConsole.this::say, START_LIMIT);
+      open(r, session);
+      return true;
     }
-    RemoteSession session =
-        RequestAcceptance.accept(dir, listener, r, line.via(), this::say, START_LIMIT);
-    open(r, session);
+
+    /**
+     * {@code reject [ID] [REASON]}: the first word is an id when a waiting request's id starts so.
+     */
+    @Override
+    public boolean reject(ListenParser.Line.Reject line) throws IOException {
+      Optional<String> word = line.id();
+      boolean named =
+          word.isPresent()
+              && requests.pending().stream().anyMatch(r -> r.id().startsWith(word.get()));
+      Optional<String> id = named ? word : Optional.empty();
+      ConnectRequest r = pick(id);
+      dir.reject(r.id(), line.reason(id.isPresent()));
+      say("rejected request " + r.id());
+      return true;
+    }
+
+    @Override
+    public boolean sessions() {
+      roster.list().forEach(ListenConsole.this::say);
+      return true;
+    }
+
+    @Override
+    public boolean switchTo(ListenParser.Line.SwitchTo line) {
+      roster.switchTo(line.number());
+      return true;
+    }
+
+    @Override
+    public boolean exit() {
+      return false;
+    }
+
+    @Override
+    public boolean help() {
+      own.info(
+          String.join(
+              "\n",
+              "Requests and sessions:",
+              "  requests [wait [TIMEOUT]]    requests waiting (wait: until there is one)",
+              "  accept [ID] [--via H:P]      accept a request: its job starts, a session opens",
+              "  reject [ID] [REASON]         reject a request: its sdm connect fails",
+              "  sessions | session N         the open sessions; make N the active one",
+              "  quit                         end the active session (its job), or leave",
+              "  exit                         end every session and leave",
+              "In a session:"));
+      own.info(ConsoleParser.help());
+      return true;
+    }
+
+    @Override
+    public boolean toSession(ListenParser.Line.ToSession line) {
+      SessionRoster.Entry s = roster.active().orElse(null);
+      if (s == null) {
+        if (line.text().equals("quit")) {
+          return false;
+        }
+        own.error(RankSet.empty(), "no session yet: accept a request first (requests lists them)");
+        return true;
+      }
+      if (!s.console().execute(line.text())) {
+        end(s);
+      }
+      return true;
+    }
   }
 
   private void open(ConnectRequest r, RemoteSession session) throws IOException {
@@ -223,20 +279,6 @@ public final class ListenConsole implements AutoCloseable {
     }
   }
 
-  /**
-   * {@code reject [ID] [REASON]}: the first word is an id when a waiting request's id starts so.
-   */
-  private void reject(ListenParser.Line.Reject line) throws IOException {
-    Optional<String> word = line.id();
-    boolean named =
-        word.isPresent()
-            && requests.pending().stream().anyMatch(r -> r.id().startsWith(word.get()));
-    Optional<String> id = named ? word : Optional.empty();
-    ConnectRequest r = pick(id);
-    dir.reject(r.id(), line.reason(id.isPresent()));
-    say("rejected request " + r.id());
-  }
-
   /** The request {@code id} names (a prefix will do), or the only one waiting. */
   private ConnectRequest pick(Optional<String> id) throws IOException {
     List<ConnectRequest> pending = requests.pending();
@@ -258,21 +300,6 @@ public final class ListenConsole implements AutoCloseable {
               : "request " + id.get() + " is ambiguous: give more of its id");
     }
     return matching.get(0);
-  }
-
-  private void help() {
-    own.info(
-        String.join(
-            "\n",
-            "Requests and sessions:",
-            "  requests [wait [TIMEOUT]]    requests waiting (wait: until there is one)",
-            "  accept [ID] [--via H:P]      accept a request: its job starts, a session opens",
-            "  reject [ID] [REASON]         reject a request: its sdm connect fails",
-            "  sessions | session N         the open sessions; make N the active one",
-            "  quit                         end the active session (its job), or leave",
-            "  exit                         end every session and leave",
-            "In a session:"));
-    own.info(ConsoleParser.help());
   }
 
   /** Ends session {@code s} at the user's word: its job ends, or it is detached. */

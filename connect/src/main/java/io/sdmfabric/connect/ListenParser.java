@@ -2,6 +2,7 @@ package io.sdmfabric.connect;
 
 import io.sdmfabric.frontend.Durations;
 import io.sdmfabric.wire.HostPort;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -11,25 +12,69 @@ import java.util.Optional;
  * accept [ID] [--via HOST:PORT]}, {@code reject [ID] [REASON]}, {@code sessions}, {@code session
  * N}, {@code exit}, {@code help}. Any other line is the active session's ({@link Line.ToSession}).
  * Words are separated by white space; a line that is blank or starts with {@code #} is nothing.
- * Errors are {@link IllegalArgumentException}s whose message the user reads.
+ * Errors are {@link IllegalArgumentException}s whose message the user reads. A parsed line runs on
+ * {@link Commands}, which has a method for each kind of line.
  */
 public final class ListenParser {
   private ListenParser() {}
 
+  /**
+   * What runs {@code sdm listen}'s lines: a method for each kind of {@link Line}, so that a new
+   * kind does not compile until it is handled. Each returns whether {@code sdm listen} goes on
+   * (false: it ends).
+   */
+  public interface Commands {
+    boolean nothing();
+
+    boolean requests(Line.Requests line) throws IOException, InterruptedException;
+
+    boolean accept(Line.Accept line) throws IOException, InterruptedException;
+
+    boolean reject(Line.Reject line) throws IOException;
+
+    boolean sessions();
+
+    boolean switchTo(Line.SwitchTo line);
+
+    boolean exit();
+
+    boolean help();
+
+    boolean toSession(Line.ToSession line);
+  }
+
   /** One line of {@code sdm listen}, parsed. */
   public sealed interface Line {
+    /** Runs this line on {@code commands}; returns whether {@code sdm listen} goes on. */
+    boolean runOn(Commands commands) throws IOException, InterruptedException;
+
     /** A blank line or a comment. */
     enum Nothing implements Line {
-      INSTANCE
+      INSTANCE;
+
+      @Override
+      public boolean runOn(Commands commands) {
+        return commands.nothing();
+      }
     }
 
     /**
      * {@code requests}: list the requests waiting; {@code wait}: until there is one, at most so.
      */
-    record Requests(Optional<Duration> waitAtMost) implements Line {}
+    record Requests(Optional<Duration> waitAtMost) implements Line {
+      @Override
+      public boolean runOn(Commands commands) throws IOException, InterruptedException {
+        return commands.requests(this);
+      }
+    }
 
     /** {@code accept}: the request {@code id} names (a prefix will do), or the only one waiting. */
-    record Accept(Optional<String> id, Optional<String> via) implements Line {}
+    record Accept(Optional<String> id, Optional<String> via) implements Line {
+      @Override
+      public boolean runOn(Commands commands) throws IOException, InterruptedException {
+        return commands.accept(this);
+      }
+    }
 
     /**
      * {@code reject}: its words after the command. The first is an id when a waiting request's id
@@ -38,6 +83,11 @@ public final class ListenParser {
     record Reject(List<String> words) implements Line {
       public Reject {
         words = List.copyOf(words);
+      }
+
+      @Override
+      public boolean runOn(Commands commands) throws IOException {
+        return commands.reject(this);
       }
 
       /** The first word, when it may be a request's id (hexadecimal digits). */
@@ -55,24 +105,49 @@ public final class ListenParser {
 
     /** {@code sessions}: list the open sessions. */
     enum Sessions implements Line {
-      INSTANCE
+      INSTANCE;
+
+      @Override
+      public boolean runOn(Commands commands) {
+        return commands.sessions();
+      }
     }
 
     /** {@code session N}: make session {@code number} the active one. */
-    record SwitchTo(String number) implements Line {}
+    record SwitchTo(String number) implements Line {
+      @Override
+      public boolean runOn(Commands commands) {
+        return commands.switchTo(this);
+      }
+    }
 
     /** {@code exit}: end every session and leave. */
     enum Exit implements Line {
-      INSTANCE
+      INSTANCE;
+
+      @Override
+      public boolean runOn(Commands commands) {
+        return commands.exit();
+      }
     }
 
     /** {@code help}. */
     enum Help implements Line {
-      INSTANCE
+      INSTANCE;
+
+      @Override
+      public boolean runOn(Commands commands) {
+        return commands.help();
+      }
     }
 
     /** A line for the active session's console (stripped). */
-    record ToSession(String text) implements Line {}
+    record ToSession(String text) implements Line {
+      @Override
+      public boolean runOn(Commands commands) {
+        return commands.toSession(this);
+      }
+    }
   }
 
   /** Parses one line; throws {@link IllegalArgumentException} saying what is wrong. */

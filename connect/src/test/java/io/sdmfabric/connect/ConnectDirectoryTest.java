@@ -62,24 +62,28 @@ class ConnectDirectoryTest {
     }
   }
 
-  @Test
-  void aRequestWhoseProcessIsGoneIsRemovedAsStale() throws Exception {
-    ConnectDirectory dir = ConnectDirectory.open(tmp.resolve(".sdm"));
+  /** A request like {@code sdm connect}'s here, but from a process that is gone. */
+  static ConnectRequest whoseProcessIsGone() throws Exception {
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
     ConnectRequest r = ConnectRequest.fromHere(List.of("srun", "./a"));
-    ConnectRequest stale =
-        new ConnectRequest(
-            r.id(),
-            r.user(),
-            r.host(),
-            r.addresses(),
-            gone.pid(),
-            r.created(),
-            r.directory(),
-            r.command(),
-            r.job(),
-            r.secret());
+    return new ConnectRequest(
+        r.id(),
+        r.user(),
+        r.host(),
+        r.addresses(),
+        gone.pid(),
+        r.created(),
+        r.directory(),
+        r.command(),
+        r.job(),
+        r.secret());
+  }
+
+  @Test
+  void aRequestWhoseProcessIsGoneIsRemovedAsStale() throws Exception {
+    ConnectDirectory dir = ConnectDirectory.open(tmp.resolve(".sdm"));
+    ConnectRequest stale = whoseProcessIsGone();
     dir.submit(stale);
     List<String> warnings = new ArrayList<>();
     assertEquals(List.of(), dir.pending(warnings::add));

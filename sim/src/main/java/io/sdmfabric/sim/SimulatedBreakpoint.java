@@ -1,8 +1,10 @@
 package io.sdmfabric.sim;
 
 import io.sdmfabric.model.Breakpoint;
+import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.DebuggerException;
 import io.sdmfabric.model.Location;
+import io.sdmfabric.model.WatchKind;
 import java.util.List;
 
 /**
@@ -29,8 +31,43 @@ final class SimulatedBreakpoint {
   int ignore;
   int hits;
 
+  /**
+   * A breakpoint made as {@code spec} asks, its location resolved (gdb's error when it does not
+   * resolve); {@link RankTables#add} numbers it.
+   */
+  static SimulatedBreakpoint of(SimulatedProgram program, BreakpointSpec spec) {
+    SimulatedBreakpoint b = new SimulatedBreakpoint();
+    if (spec.location() instanceof Location.Function f) {
+      b.resolveFunction(program, f.name());
+    } else {
+      b.resolveLine(program, (Location.Line) spec.location());
+    }
+    b.kind = Breakpoint.Kind.BREAKPOINT;
+    b.enabled = spec.enabled();
+    b.temporary = spec.temporary();
+    b.condition = spec.condition();
+    b.ignore = spec.ignoreCount();
+    return b;
+  }
+
+  /** A watchpoint on {@code expression}, which the caller has evaluated; it never triggers. */
+  static SimulatedBreakpoint watching(String expression, WatchKind kind) {
+    SimulatedBreakpoint b = new SimulatedBreakpoint();
+    b.kind =
+        switch (kind) {
+          case WRITE -> Breakpoint.Kind.WATCHPOINT;
+          case READ -> Breakpoint.Kind.READ_WATCHPOINT;
+          case ACCESS -> Breakpoint.Kind.ACCESS_WATCHPOINT;
+        };
+    b.expression = expression;
+    b.function = -1;
+    b.enabled = true;
+    b.condition = "";
+    return b;
+  }
+
   /** Sets the location of a breakpoint on function {@code name}: its first line, as gdb's. */
-  void resolveFunction(SimulatedProgram program, String name) {
+  private void resolveFunction(SimulatedProgram program, String name) {
     int f = program.functionIndex(name);
     if (f >= 0) {
       function = f;
@@ -45,7 +82,7 @@ final class SimulatedBreakpoint {
   }
 
   /** Sets the location of a line breakpoint: a line between functions moves to the next code. */
-  void resolveLine(SimulatedProgram program, Location.Line l) {
+  private void resolveLine(SimulatedProgram program, Location.Line l) {
     String file = l.file();
     if (!file.equals(SimulatedProgram.FILE) && !file.endsWith("/" + SimulatedProgram.FILE)) {
       throw new DebuggerException("No source file named " + file + ".");

@@ -7,16 +7,13 @@ import io.sdmfabric.model.Debugger;
 import io.sdmfabric.model.DebuggerException;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.LaunchSpec;
-import io.sdmfabric.model.Location;
 import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.SignalAction;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.StepKind;
-import io.sdmfabric.model.StopReason;
 import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.model.WatchKind;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -81,35 +78,16 @@ import java.util.function.Supplier;
  *   <li>After {@link #close} every request fails with {@code gdb was closed} and pending events are
  *       dropped; after {@link #end}, with the reason given.
  * </ul>
+ *
+ * <p><b>Its parts.</b> This class is the facade: each request checks its arguments and hands the
+ * work to one of the parts in a line, completing the future. {@link SimulatedProcess}, which this
+ * class extends so that a rank stays one object, holds the rank's state and its run control; {@link
+ * RankTables} its breakpoints, signal handling and written memory; {@link SimulatedScope} what
+ * expressions and memory show; {@link SimulatedCli} the CLI commands.
  */
-public final class SimulatedDebugger implements Debugger {
+public final class SimulatedDebugger extends SimulatedProcess implements Debugger {
 
-  private static final Consumer<DebugEvent> NO_LISTENER = e -> {};
   private static final Executor DIRECT = Runnable::run;
-  private static final DebugEvent RESUMED = new DebugEvent.Resumed();
-
-  private static final int THREAD_ID = 1;
-
-  private final int rank;
-  private final int size;
-  private final SimulatedProgram program;
-  private final Executor executor;
-  private Consumer<DebugEvent> listener = NO_LISTENER;
-
-  /** Breakpoints, changed signals and memory writes; null until one is made. */
-  private Extras extras;
-
-  /** The position of the process (see {@link SimulatedProgram}); meaningful while it lives. */
-  private int pos;
-
-  /** Counts execution requests, so that a task of an earlier one can tell it is stale. */
-  private int epoch;
-
-  private int selectedFrame;
-  private RankState state = RankState.NEW;
-
-  /** Why the debugger ended on its own ({@link #end}); null while it lives or after close. */
-  private String endReason;
 
   /**
    * A debugger for one rank that delivers its events through {@code events}.
@@ -121,13 +99,7 @@ public final class SimulatedDebugger implements Debugger {
    * @throws IllegalArgumentException if the rank is not in {@code [0, size)}
    */
   public SimulatedDebugger(SimulatedProgram program, int rank, int size, Executor events) {
-    this.program = Objects.requireNonNull(program, "program");
-    this.executor = Objects.requireNonNull(events, "events");
-    if (rank < 0 || rank >= size) {
-      throw new IllegalArgumentException("rank " + rank + " is not in [0, " + size + ")");
-    }
-    this.rank = rank;
-    this.size = size;
+    super(program, rank, size, events);
   }
 
   /**
@@ -145,88 +117,35 @@ public final class SimulatedDebugger implements Debugger {
 
   @Override
   public void subscribe(Consumer<DebugEvent> listener) {
-    this.listener = Objects.requireNonNull(listener, "listener");
+    listen(listener);
   }
+
+  // ---- execution ----
 
   /** Accepts any program name; the simulated program always has debug info. */
   @Override
   public CompletableFuture<ProgramInfo> load(LaunchSpec spec) {
     Objects.requireNonNull(spec, "spec");
-    return call(
-        () -> {
-          open();
-          if (state == RankState.NEW) {
-            state = RankState.LOADED;
-          }
-          return new ProgramInfo(spec.program(), true);
-        });
+    return call(() -> loadProgram(spec));
   }
 
   /** Starts the process from the beginning, killing (silently) a process that still lives. */
   @Override
   public CompletableFuture<Void> run() {
-    return call(
-        () -> {
-          open();
-          if (state == RankState.NEW) {
-            throw new DebuggerException(
-                "No executable file specified.\nUse the \"file\" or \"exec-file\" command.");
-          }
-          epoch++;
-          advance(-1, program.positions(), StopReason.UNKNOWN, program.output(rank, size));
-          return null;
-        });
+    return act(this::startProcess);
   }
 
   /** Continues to the next breakpoint, the crash, or the exit. */
   @Override
   public CompletableFuture<Void> resume() {
-    return call(
-        () -> {
-          requireStopped();
-          if (!leaveSpecialStop()) {
-            advance(pos, program.positions(), StopReason.UNKNOWN, null);
-          }
-          return null;
-        });
+    return act(this::resumeProcess);
   }
 
   /** Steps as described in the class comment; {@code finish} in {@code main} fails like gdb. */
   @Override
   public CompletableFuture<Void> step(StepKind kind) {
     Objects.requireNonNull(kind, "kind");
-    return call(
-        () -> {
-          requireStopped();
-          if (state == RankState.STOPPED && kind == StepKind.RETURN && effectiveLevel() == 0) {
-            throw new DebuggerException("\"finish\" not meaningful in the outermost frame.");
-          }
-          if (leaveSpecialStop()) {
-            return null;
-          }
-          SimulatedProgram.Path path = path();
-          int end = program.positions();
-          switch (kind) {
-            case INTO -> advance(pos, pos + 1, StopReason.END_STEPPING_RANGE, null);
-            case OVER -> {
-              int level = effectiveLevel();
-              int to = pos + 1;
-              while (to < end && path.levelAt(to) > level) {
-                to++;
-              }
-              advance(pos, to, StopReason.END_STEPPING_RANGE, null);
-            }
-            case RETURN -> {
-              int level = effectiveLevel();
-              int to = pos + 1;
-              while (to < end && path.levelAt(to) >= level) {
-                to++;
-              }
-              advance(pos, to, StopReason.FUNCTION_FINISHED, null);
-            }
-          }
-          return null;
-        });
+    return act(() -> stepProcess(kind));
   }
 
   /**
@@ -236,34 +155,38 @@ public final class SimulatedDebugger implements Debugger {
    */
   @Override
   public CompletableFuture<Void> interrupt() {
-    return call(
-        () -> {
-          requireLive();
-          if (state == RankState.HUNG) {
-            int e = ++epoch;
-            Frame frame = path().recvStack().get(0);
-            deliver(
-                e,
-                RankState.IN_RECV,
-                new DebugEvent.Stopped(StopReason.INTERRUPTED, "", frame, THREAD_ID, 0));
-          }
-          return null;
-        });
+    return act(this::interruptProcess);
   }
 
   /** Ends the process; an {@code Exited} by {@code SIGKILL} follows. */
   @Override
   public CompletableFuture<Void> kill() {
-    return call(
-        () -> {
-          requireLive();
-          int e = ++epoch;
-          state = RankState.LOADED;
-          pos = 0;
-          deliver(e, RankState.LOADED, DebugEvent.Exited.bySignal("SIGKILL"));
-          return null;
-        });
+    return act(this::killProcess);
   }
+
+  /** Leaves the live process to itself; pending events are dropped. */
+  @Override
+  public CompletableFuture<Void> detach() {
+    return act(this::detachProcess);
+  }
+
+  /** Ends the process without an event; idempotent. */
+  @Override
+  public void close() {
+    closeDebugger();
+  }
+
+  /**
+   * Ends the debugger as if it had died (gdb killed), to see how the fabric copes: the process goes
+   * with it, a {@link DebugEvent.DebuggerEnded} with {@code reason} goes to the listener through
+   * the executor, and every request fails with {@code reason} from then on.
+   */
+  public void end(String reason) {
+    Objects.requireNonNull(reason, "reason");
+    endDebugger(reason);
+  }
+
+  // ---- breakpoints ----
 
   @Override
   public CompletableFuture<Breakpoint> insertBreakpoint(BreakpointSpec spec) {
@@ -271,21 +194,8 @@ public final class SimulatedDebugger implements Debugger {
     return call(
         () -> {
           requireSymbols();
-          SimulatedBreakpoint b = new SimulatedBreakpoint();
-          if (spec.location() instanceof Location.Function f) {
-            b.resolveFunction(program, f.name());
-          } else {
-            b.resolveLine(program, (Location.Line) spec.location());
-          }
-          Extras x = extras();
-          b.id = x.nextId++;
-          b.kind = Breakpoint.Kind.BREAKPOINT;
-          b.enabled = spec.enabled();
-          b.temporary = spec.temporary();
-          b.condition = spec.condition();
-          b.ignore = spec.ignoreCount();
-          x.breakpoints.add(b);
-          return b.toBreakpoint(program);
+          SimulatedBreakpoint b = SimulatedBreakpoint.of(program, spec);
+          return tables().add(program, b);
         });
   }
 
@@ -296,61 +206,27 @@ public final class SimulatedDebugger implements Debugger {
     Objects.requireNonNull(kind, "kind");
     return call(
         () -> {
-          requireSymbols();
-          evaluateNow(expression);
-          Extras x = extras();
-          SimulatedBreakpoint b = new SimulatedBreakpoint();
-          b.id = x.nextId++;
-          b.kind =
-              switch (kind) {
-                case WRITE -> Breakpoint.Kind.WATCHPOINT;
-                case READ -> Breakpoint.Kind.READ_WATCHPOINT;
-                case ACCESS -> Breakpoint.Kind.ACCESS_WATCHPOINT;
-              };
-          b.expression = expression;
-          b.function = -1;
-          b.enabled = true;
-          b.condition = "";
-          x.breakpoints.add(b);
-          return b.toBreakpoint(program);
+          expressionScope().evaluate(expression);
+          return tables().add(program, SimulatedBreakpoint.watching(expression, kind));
         });
   }
 
   @Override
   public CompletableFuture<Void> deleteBreakpoint(int id) {
-    return call(
-        () -> {
-          open();
-          extras.breakpoints.remove(breakpoint(id));
-          return null;
-        });
+    return act(() -> tablesToRead().delete(id));
   }
 
   @Override
   public CompletableFuture<Void> enableBreakpoint(int id, boolean enabled) {
-    return call(
-        () -> {
-          open();
-          breakpoint(id).enabled = enabled;
-          return null;
-        });
+    return act(() -> tablesToRead().enable(id, enabled));
   }
 
   @Override
   public CompletableFuture<List<Breakpoint>> breakpoints() {
-    return call(
-        () -> {
-          open();
-          if (extras == null) {
-            return List.of();
-          }
-          List<Breakpoint> out = new ArrayList<>(extras.breakpoints.size());
-          for (SimulatedBreakpoint b : extras.breakpoints) {
-            out.add(b.toBreakpoint(program));
-          }
-          return List.copyOf(out);
-        });
+    return call(() -> tablesToRead().list(program));
   }
+
+  // ---- stack and threads ----
 
   /** The stack, innermost first; the list is shared by all ranks of a class and immutable. */
   @Override
@@ -367,15 +243,7 @@ public final class SimulatedDebugger implements Debugger {
   /** Selects a frame; {@code No frame at level N.} outside the stack. */
   @Override
   public CompletableFuture<Frame> selectFrame(int level) {
-    return call(
-        () -> {
-          List<Frame> stack = stack();
-          if (level < 0 || level >= stack.size()) {
-            throw new DebuggerException("No frame at level " + level + ".");
-          }
-          selectedFrame = level;
-          return stack.get(level);
-        });
+    return call(() -> selectFrameAt(level));
   }
 
   @Override
@@ -383,35 +251,36 @@ public final class SimulatedDebugger implements Debugger {
     return call(() -> stack().size());
   }
 
+  /** One thread, id 1; none without a process. */
+  @Override
+  public CompletableFuture<List<ThreadInfo>> threads() {
+    return call(this::threadList);
+  }
+
+  /** Selects thread 1, the only one; {@code Invalid thread ID: N} for any other. */
+  @Override
+  public CompletableFuture<ThreadInfo> selectThread(int id) {
+    return call(() -> threadById(id));
+  }
+
+  // ---- values ----
+
   /** The locals of the selected frame, listed in the class comment of {@link SimulatedProgram}. */
   @Override
   public CompletableFuture<List<Value>> locals() {
-    return call(() -> frameVariables(false));
+    return call(() -> frameScope().frameVariables(false));
   }
 
   /** The arguments of the selected frame. */
   @Override
   public CompletableFuture<List<Value>> arguments() {
-    return call(() -> frameVariables(true));
+    return call(() -> frameScope().frameVariables(true));
   }
 
   /** The program's globals, without children; before a run, with their initial values. */
   @Override
   public CompletableFuture<List<Value>> globals() {
-    return call(
-        () -> {
-          open();
-          if (state == RankState.NEW) {
-            throw new DebuggerException("No symbol table is loaded.  Use the \"file\" command.");
-          }
-          List<Value> out = new ArrayList<>(program.globals().size());
-          SimulatedScope scope = scope();
-          for (String name : program.globals()) {
-            Value v = scope.global(name);
-            out.add(Value.scalar(v.name(), v.type(), v.kind(), v.size(), v.text()));
-          }
-          return out;
-        });
+    return call(() -> globalScope().globals());
   }
 
   /**
@@ -421,47 +290,20 @@ public final class SimulatedDebugger implements Debugger {
   @Override
   public CompletableFuture<Value> evaluate(String expression) {
     Objects.requireNonNull(expression, "expression");
-    return call(() -> evaluateNow(expression));
+    return call(() -> expressionScope().evaluate(expression));
   }
 
   @Override
   public CompletableFuture<String> typeOf(String expression) {
     Objects.requireNonNull(expression, "expression");
-    return call(() -> evaluateNow(expression).type());
+    return call(() -> expressionScope().evaluate(expression).type());
   }
 
-  /** One thread, id 1; none without a process. */
-  @Override
-  public CompletableFuture<List<ThreadInfo>> threads() {
-    return call(
-        () -> {
-          open();
-          return isLive() ? List.of(thread()) : List.of();
-        });
-  }
-
-  /** Selects thread 1, the only one; {@code Invalid thread ID: N} for any other. */
-  @Override
-  public CompletableFuture<ThreadInfo> selectThread(int id) {
-    return call(
-        () -> {
-          open();
-          if (id != THREAD_ID || !isLive()) {
-            throw new DebuggerException("Invalid thread ID: " + id);
-          }
-          return thread();
-        });
-  }
+  // ---- signals ----
 
   @Override
   public CompletableFuture<List<SignalInfo>> signals() {
-    return call(
-        () -> {
-          open();
-          return extras == null || extras.signals == null
-              ? program.signals()
-              : List.of(extras.signals);
-        });
+    return call(() -> tablesToRead().signals(program));
   }
 
   /**
@@ -475,43 +317,12 @@ public final class SimulatedDebugger implements Debugger {
     Objects.requireNonNull(actions, "actions");
     return call(
         () -> {
-          open();
-          if (!SimulatedProgram.knownSignal(signal)) {
-            throw new DebuggerException("Unrecognized or ambiguous flag word: \"" + signal + "\".");
-          }
-          Extras x = extras();
-          if (x.signals == null) {
-            x.signals = program.signals().toArray(SignalInfo[]::new);
-          }
-          for (int i = 0; i < x.signals.length; i++) {
-            SignalInfo s = x.signals[i];
-            if (s.name().equals(signal)) {
-              boolean stop = s.stop();
-              boolean print = s.print();
-              boolean pass = s.pass();
-              for (SignalAction a : actions) {
-                switch (a) {
-                  case STOP -> {
-                    stop = true;
-                    print = true;
-                  }
-                  case NOSTOP -> stop = false;
-                  case PRINT -> print = true;
-                  case NOPRINT -> {
-                    print = false;
-                    stop = false;
-                  }
-                  case PASS -> pass = true;
-                  case NOPASS -> pass = false;
-                }
-              }
-              x.signals[i] = new SignalInfo(s.name(), stop, print, pass, s.description());
-              return List.of(x.signals[i]);
-            }
-          }
-          throw new IllegalStateException("signal table without " + signal);
+          RankTables.requireKnown(signal);
+          return tables().handle(program, signal, actions);
         });
   }
+
+  // ---- memory ----
 
   /** Reads deterministic bytes, or what was written; see the class comment. */
   @Override
@@ -520,21 +331,8 @@ public final class SimulatedDebugger implements Debugger {
     return call(
         () -> {
           long a = accessibleAddress(address, count);
-          byte[] out = new byte[count];
-          SimulatedScope scope = scope();
-          for (int i = 0; i < count; i++) {
-            out[i] = scope.memoryByte(a + i);
-          }
-          if (extras != null && extras.writes != null) {
-            for (MemoryWrite w : extras.writes) {
-              for (int i = 0; i < w.bytes.length; i++) {
-                long at = w.address + i;
-                if (at >= a && at < a + count) {
-                  out[(int) (at - a)] = w.bytes[i];
-                }
-              }
-            }
-          }
+          byte[] out = scope().memory(a, count);
+          tablesToRead().overlayWrites(a, out);
           return out;
         });
   }
@@ -543,398 +341,47 @@ public final class SimulatedDebugger implements Debugger {
   public CompletableFuture<Void> writeMemory(String address, byte[] bytes) {
     Objects.requireNonNull(address, "address");
     Objects.requireNonNull(bytes, "bytes");
-    return call(
-        () -> {
-          long a = accessibleAddress(address, bytes.length);
-          Extras x = extras();
-          if (x.writes == null) {
-            x.writes = new ArrayList<>(1);
-          }
-          x.writes.add(new MemoryWrite(a, bytes.clone()));
-          return null;
-        });
+    return act(() -> tables().write(accessibleAddress(address, bytes.length), bytes));
   }
+
+  // ---- the CLI and the program's input ----
 
   /** A few gdb commands, see the class comment; others are {@code Undefined command}. */
   @Override
   public CompletableFuture<String> cli(String command) {
     Objects.requireNonNull(command, "command");
-    return call(() -> cliNow(command.strip()));
+    return call(() -> SimulatedCli.execute(this, command.strip()));
   }
 
   /** Ignored: the simulated program reads no input. */
   @Override
   public void writeInput(byte[] bytes) {}
 
-  /** Leaves the live process to itself; pending events are dropped. */
-  @Override
-  public CompletableFuture<Void> detach() {
-    return call(
-        () -> {
-          requireLive();
-          epoch++;
-          state = RankState.DETACHED;
-          extras = null;
-          return null;
-        });
-  }
-
-  /** Ends the process without an event; idempotent. */
-  @Override
-  public void close() {
-    state = RankState.CLOSED;
-    epoch++;
-    extras = null;
-  }
+  // ---- completing requests ----
 
   /**
-   * Ends the debugger as if it had died (gdb killed), to see how the fabric copes: the process goes
-   * with it, a {@link DebugEvent.DebuggerEnded} with {@code reason} goes to the listener through
-   * the executor, and every request fails with {@code reason} from then on.
-   */
-  public void end(String reason) {
-    Objects.requireNonNull(reason, "reason");
-    close();
-    endReason = reason;
-    executor.execute(() -> listener.accept(new DebugEvent.DebuggerEnded(reason)));
-  }
-
-  // ---- execution ----
-
-  /**
-   * Moves the process from {@code from} (the stop it leaves; -1 for a fresh start) towards {@code
-   * target}, stopping early at a breakpoint or the crash, and schedules the events. {@code target
-   * == program.positions()} means the exit.
-   */
-  private void advance(int from, int target, StopReason reason, byte[] output) {
-    int e = ++epoch;
-    selectedFrame = 0;
-    DebugEvent resumed = program.resumedEvents() ? RESUMED : null;
-    DebugEvent out = output == null ? null : new DebugEvent.Output(output);
-    SimulatedProgram.Path path = path();
-    if (program.hangs(rank)) {
-      state = RankState.HUNG;
-      pos = path.mpiCallPosition(0);
-      deliver(e, RankState.HUNG, resumed, out);
-      return;
-    }
-    int end = program.positions();
-    int first = from + 1;
-    int stop = target;
-    StopReason why = reason;
-    String signal = "";
-    String crash = program.crashSignalOrNull(rank);
-    if (crash != null) {
-      int c = path.mpiCallPosition(0);
-      if (c >= Math.max(from, 0) && c < target) {
-        stop = c;
-        why = StopReason.SIGNAL_RECEIVED;
-        signal = crash;
-      }
-    }
-    int breakpointId = 0;
-    if (extras != null && !extras.breakpoints.isEmpty()) {
-      LineCrossings crossings = new LineCrossings(program, path);
-      int hit = Integer.MAX_VALUE;
-      for (SimulatedBreakpoint b : extras.breakpoints) {
-        if (b.enabled && b.kind == Breakpoint.Kind.BREAKPOINT) {
-          hit = Math.min(hit, crossings.stoppingOccurrence(b.line, b.ignore, first));
-        }
-      }
-      if (hit <= stop) {
-        stop = hit;
-        why = StopReason.BREAKPOINT_HIT;
-        signal = "";
-      }
-      List<SimulatedBreakpoint> passed = extras.breakpoints;
-      for (int i = 0; i < passed.size(); i++) {
-        SimulatedBreakpoint b = passed.get(i);
-        if (!b.enabled || b.kind != Breakpoint.Kind.BREAKPOINT) {
-          continue;
-        }
-        int count = crossings.occurrences(b.line, first, Math.min(stop, end - 1));
-        b.hits += count;
-        boolean stopsHere = why == StopReason.BREAKPOINT_HIT && count > b.ignore;
-        b.ignore = Math.max(0, b.ignore - count);
-        if (stopsHere) {
-          if (breakpointId == 0) {
-            breakpointId = b.id;
-          }
-          if (b.temporary) {
-            passed.remove(i--);
-          }
-        }
-      }
-    }
-    state = RankState.RUNNING;
-    if (stop >= end) {
-      pos = 0;
-      deliver(e, RankState.LOADED, resumed, out, DebugEvent.Exited.withCode(program.exitCode()));
-      return;
-    }
-    pos = stop;
-    Frame frame = path.stack(stop).get(0);
-    RankState after = why == StopReason.SIGNAL_RECEIVED ? RankState.SIGNALLED : RankState.STOPPED;
-    deliver(
-        e,
-        after,
-        resumed,
-        out,
-        new DebugEvent.Stopped(why, signal, frame, THREAD_ID, breakpointId));
-  }
-
-  /**
-   * Handles resuming from a crash stop (the process ends by the signal) or from a hang (it hangs
-   * again). Returns whether it did.
-   */
-  private boolean leaveSpecialStop() {
-    DebugEvent resumed = program.resumedEvents() ? RESUMED : null;
-    if (state == RankState.SIGNALLED) {
-      int e = ++epoch;
-      state = RankState.RUNNING;
-      pos = 0;
-      String signal = program.crashSignalOrNull(rank);
-      deliver(e, RankState.LOADED, resumed, DebugEvent.Exited.bySignal(signal));
-      return true;
-    }
-    if (state == RankState.IN_RECV) {
-      int e = ++epoch;
-      state = RankState.HUNG;
-      selectedFrame = 0;
-      deliver(e, RankState.HUNG, resumed);
-      return true;
-    }
-    return false;
-  }
-
-  /** Runs the events of execution request {@code e} on the executor, unless it became stale. */
-  private void deliver(int e, RankState after, DebugEvent... events) {
-    executor.execute(
-        () -> {
-          if (epoch != e || state == RankState.CLOSED || state == RankState.DETACHED) {
-            return;
-          }
-          state = after;
-          for (DebugEvent event : events) {
-            if (event != null) {
-              listener.accept(event);
-            }
-          }
-        });
-  }
-
-  /** The level (0 = main) of the selected frame in the call path. */
-  private int effectiveLevel() {
-    return path().levelAt(pos) - selectedFrame;
-  }
-
-  // ---- breakpoints ----
-
-  private SimulatedBreakpoint breakpoint(int id) {
-    if (extras != null) {
-      for (SimulatedBreakpoint b : extras.breakpoints) {
-        if (b.id == id) {
-          return b;
-        }
-      }
-    }
-    throw new DebuggerException("No breakpoint number " + id + ".");
-  }
-
-  // ---- stack and values ----
-
-  private List<Frame> stack() {
-    switch (state) {
-      case STOPPED, SIGNALLED -> {
-        return path().stack(pos);
-      }
-      case IN_RECV -> {
-        return path().recvStack();
-      }
-      case RUNNING, HUNG -> throw new DebuggerException("Selected thread is running.");
-      case CLOSED -> throw closedException();
-      default -> throw new DebuggerException("No stack.");
-    }
-  }
-
-  private ThreadInfo thread() {
-    boolean stopped = state.stopped();
-    String target = "Thread 0x7ffff7d8a740 (LWP " + (10000 + rank) + ")";
-    return new ThreadInfo(
-        THREAD_ID, target, "sim", stopped, stopped ? stack().get(0) : Frame.UNKNOWN);
-  }
-
-  /** The locals ({@code arguments} false) or the arguments of the selected frame. */
-  private List<Value> frameVariables(boolean arguments) {
-    if (state == RankState.LOADED || state == RankState.NEW) {
-      throw new DebuggerException("No frame selected.");
-    }
-    stack();
-    return scope().frameVariables(arguments);
-  }
-
-  private Value evaluateNow(String expression) {
-    open();
-    if (state == RankState.NEW) {
-      throw new DebuggerException("No symbol table is loaded.  Use the \"file\" command.");
-    }
-    if (state.running()) {
-      throw new DebuggerException("Selected thread is running.");
-    }
-    return scope().evaluate(expression);
-  }
-
-  /** What expressions see now: the globals, the selected frame of a stopped process. */
-  private SimulatedScope scope() {
-    int iteration = state.live() ? program.iterationAt(pos) : 0;
-    if (!state.stopped()) {
-      return new SimulatedScope(program, rank, size, iteration, null, 0);
-    }
-    List<Frame> stack = stack();
-    return new SimulatedScope(
-        program, rank, size, iteration, stack.get(selectedFrame), stack.size() - 1 - selectedFrame);
-  }
-
-  // ---- memory ----
-
-  private long accessibleAddress(String expression, int count) {
-    open();
-    if (count < 0) {
-      throw new DebuggerException("Invalid number of bytes: " + count);
-    }
-    if (state.running()) {
-      throw new DebuggerException("Selected thread is running.");
-    }
-    long address = scope().address(expression);
-    if (!isLive() || address < 0x1000) {
-      throw new DebuggerException("Cannot access memory at address 0x" + Long.toHexString(address));
-    }
-    return address;
-  }
-
-  // ---- cli ----
-
-  private String cliNow(String command) {
-    open();
-    if (command.isEmpty()) {
-      return "";
-    }
-    int space = command.indexOf(' ');
-    String word = space < 0 ? command : command.substring(0, space);
-    String rest = space < 0 ? "" : command.substring(space + 1).strip();
-    switch (word) {
-      case "info", "i" -> {
-        if (rest.equals("breakpoints") || rest.equals("break") || rest.equals("b")) {
-          return breakpointTable();
-        }
-        throw new DebuggerException(
-            "Undefined info command: \"" + rest + "\".  Try \"help info\".");
-      }
-      case "backtrace", "bt", "where" -> {
-        StringBuilder out = new StringBuilder();
-        for (Frame f : stack()) {
-          out.append('#').append(f.level()).append("  ");
-          if (f.level() > 0) {
-            out.append(String.format("0x%016x in ", f.address()));
-          }
-          out.append(f.function()).append(" ()");
-          if (f.hasSource()) {
-            out.append(" at ").append(f.file()).append(':').append(f.line());
-          } else if (!f.library().isEmpty()) {
-            out.append(" from ").append(f.library());
-          }
-          out.append('\n');
-        }
-        return out.toString();
-      }
-      case "print", "p" -> {
-        return "$1 = " + evaluateNow(rest).text() + "\n";
-      }
-      case "whatis" -> {
-        return "type = " + evaluateNow(rest).type() + "\n";
-      }
-      case "help" -> {
-        return "Simulated gdb: info breakpoints, backtrace, print EXPR, whatis EXPR.\n";
-      }
-      default -> throw new DebuggerException("Undefined command: \"" + word + "\".  Try \"help\".");
-    }
-  }
-
-  private String breakpointTable() {
-    return SimulatedBreakpoint.table(program, extras == null ? List.of() : extras.breakpoints);
-  }
-
-  // ---- state checks ----
-
-  private SimulatedProgram.Path path() {
-    return program.path(program.pathOf(rank));
-  }
-
-  private boolean isLive() {
-    return state.live();
-  }
-
-  private void open() {
-    if (state == RankState.CLOSED) {
-      throw closedException();
-    }
-  }
-
-  private DebuggerException closedException() {
-    return new DebuggerException(endReason == null ? "gdb was closed" : endReason);
-  }
-
-  private void requireSymbols() {
-    open();
-    if (state == RankState.NEW) {
-      throw new DebuggerException("No symbol table is loaded.  Use the \"file\" command.");
-    }
-  }
-
-  private void requireLive() {
-    open();
-    if (!isLive()) {
-      throw new DebuggerException("The program is not being run.");
-    }
-  }
-
-  private void requireStopped() {
-    requireLive();
-    if (state.running()) {
-      throw new DebuggerException(
-          "Cannot execute this command while the selected thread is running.");
-    }
-  }
-
-  private Extras extras() {
-    if (extras == null) {
-      extras = new Extras();
-    }
-    return extras;
-  }
-
-  /**
-   * Completes at once with the supplier's result, or fails with its DebuggerException; after {@link
-   * #detach}, fails with {@link Debugger#DETACHED} without asking.
+   * Completes at once with the request's result, or fails with its DebuggerException; after {@link
+   * #detach}, fails with {@link Debugger#DETACHED} without asking, and after {@link #close} (or
+   * {@link #end}) with {@code gdb was closed} (or the reason).
    */
   private <T> CompletableFuture<T> call(Supplier<T> request) {
-    if (state == RankState.DETACHED) {
+    if (detached()) {
       return CompletableFuture.failedFuture(new DebuggerException(Debugger.DETACHED));
     }
     try {
+      checkOpen();
       return CompletableFuture.completedFuture(request.get());
     } catch (DebuggerException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
-  /** What a rank allocates only when it uses breakpoints, signal handling or memory writes. */
-  private static final class Extras {
-    final List<SimulatedBreakpoint> breakpoints = new ArrayList<>(2);
-    int nextId = 1;
-    SignalInfo[] signals;
-    List<MemoryWrite> writes;
+  /** {@link #call} for a request that answers nothing. */
+  private CompletableFuture<Void> act(Runnable request) {
+    return call(
+        () -> {
+          request.run();
+          return null;
+        });
   }
-
-  private record MemoryWrite(long address, byte[] bytes) {}
 }

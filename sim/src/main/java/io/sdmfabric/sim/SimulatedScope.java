@@ -8,9 +8,9 @@ import java.util.List;
 
 /**
  * What a simulated rank's expressions see at one moment: the program's globals, the selected
- * frame's variables, and the rank's memory. Made for one request by {@link SimulatedDebugger}
- * (which checks first that the request may run in the rank's state) and dropped after it, so that a
- * rank holds nothing of it between requests. Errors carry gdb's message text.
+ * frame's variables, and the rank's memory. Made for one request by {@link SimulatedProcess} (which
+ * checks first that the request may run in the rank's state) and dropped after it, so that a rank
+ * holds nothing of it between requests. Errors carry gdb's message text.
  */
 final class SimulatedScope {
 
@@ -190,6 +190,25 @@ final class SimulatedScope {
       }
     }
     return (byte) (a ^ (a >> 8) ^ rank);
+  }
+
+  /** The {@code count} bytes at address {@code a}, as {@link #memoryByte} gives them. */
+  byte[] memory(long a, int count) {
+    byte[] out = new byte[count];
+    for (int i = 0; i < count; i++) {
+      out[i] = memoryByte(a + i);
+    }
+    return out;
+  }
+
+  /** The program's globals as {@code globals()} lists them: their values, without children. */
+  List<Value> globals() {
+    List<Value> out = new ArrayList<>(program.globals().size());
+    for (String name : program.globals()) {
+      Value v = global(name);
+      out.add(Value.scalar(v.name(), v.type(), v.kind(), v.size(), v.text()));
+    }
+    return out;
   }
 
   private long addressOf(String name) {
