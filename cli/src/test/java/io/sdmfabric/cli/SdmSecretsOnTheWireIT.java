@@ -159,7 +159,9 @@ class SdmSecretsOnTheWireIT {
             .start();
     try {
       awaitListening(tcpdump);
-      Set<Path> before = keyDirectories();
+      // A home of its own: other IT classes' sessions, side by side, have key directories too.
+      Path home = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "sdm-home-");
+      Set<Path> before = keyDirectories(home);
       List<String> args =
           new ArrayList<>(List.of("debug", "--launcher", launcher, "--transport", transport));
       if (inClear) {
@@ -171,13 +173,16 @@ class SdmSecretsOnTheWireIT {
       String secret;
       byte[] keystore;
       try (SdmConsole sdm =
-          SdmConsole.start(Map.of("SLURM_CONF", System.getenv("SDM_NODES_SLURM_CONF")), args)) {
+          SdmConsole.start(
+              Map.of(
+                  "SLURM_CONF", System.getenv("SDM_NODES_SLURM_CONF"), "SDM_HOME", home.toString()),
+              args)) {
         sdm.type("break combine");
         sdm.type("run");
         int at = sdm.await("[0-3] stopped: breakpoint 1 in combine", 0, Duration.ofMinutes(2));
         sdm.type("print mine");
         sdm.await("[3] mine = 4", at, Duration.ofSeconds(30));
-        Set<Path> now = keyDirectories();
+        Set<Path> now = keyDirectories(home);
         now.removeAll(before);
         assertEquals(1, now.size(), "one new key directory in sdm's home: " + now);
         dir = now.iterator().next();
@@ -219,8 +224,9 @@ class SdmSecretsOnTheWireIT {
     assertTrue(tcpdump.waitFor(20, TimeUnit.SECONDS), "tcpdump ends at SIGTERM");
   }
 
-  private static Set<Path> keyDirectories() throws IOException {
-    Path sessions = Path.of(System.getProperty("user.home"), ".sdm", "sessions");
+  /** The session key directories in sdm's home {@code home}. */
+  private static Set<Path> keyDirectories(Path home) throws IOException {
+    Path sessions = home.resolve("sessions");
     if (!Files.isDirectory(sessions)) {
       return new HashSet<>();
     }
