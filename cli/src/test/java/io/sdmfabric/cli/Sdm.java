@@ -254,6 +254,24 @@ final class Sdm {
     throw new AssertionError("mpi_iterate.c calls iterate nowhere");
   }
 
+  /** {@code sdm stacks --launcher LAUNCHER -n 4 --after 20s [OPTIONS] -- EXAMPLE}, exit 0. */
+  static Result mpiStacks(String launcher, String example, String... options) throws Exception {
+    Mpi mpi = Mpi.of(launcher);
+    mpi.assume();
+    List<String> args = new ArrayList<>(List.of("stacks", "--launcher", mpi.launcher(), "-n", "4"));
+    // MPI_Init under gdb takes seconds here: each component it dlopens stops gdb once, and one
+    // gdb handles its ranks' one after the other. A rank still in MPI_Init when sampled can be
+    // inside a library gdb has not been told of yet: its stack is all "??". 10 s was short once
+    // under the full suite's load (srun).
+    args.addAll(List.of("--after", "20s"));
+    args.addAll(List.of(options));
+    args.addAll(mpi.launcherOptions());
+    args.addAll(List.of("--", mpi.example(example).toString()));
+    Result r = runWithEnv(mpi.env(), "", args.toArray(String[]::new));
+    assertEquals(0, r.exitCode(), r.toString());
+    return r;
+  }
+
   /** Whether {@code command} runs and exits with 0 within 30 seconds. */
   /** Skips the test class unless gdb and OpenMPI's compiler are here. */
   static void assumeGdbAndMpi() {
