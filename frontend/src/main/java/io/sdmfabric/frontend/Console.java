@@ -261,17 +261,19 @@ public final class Console {
   /**
    * Asks every rank of {@code ranks} where it is and records it as stopped there, without showing
    * anything: for processes the session attached to, which the attach stopped without an event. A
-   * rank that answers with an error (its debugger could not attach) is recorded in error, with why.
+   * rank that answers with an error (its debugger could not attach), or with frames its peer sent
+   * malformed, is recorded in error, with why.
    */
   public void recordStops(RankSet ranks) throws InterruptedException {
     for (RankReply r : exchange(ranks, Commands.listFrames())) {
       Reply reply = r.reply();
       if (reply instanceof Reply.Frames f && !f.frames().isEmpty()) {
         table.put(r.ranks(), ProcessTable.State.STOPPED, f.frames().get(0).describe());
-      } else if (reply instanceof Reply.Error e) {
-        table.put(r.ranks(), ProcessTable.State.ERROR, e.message());
       } else if (reply instanceof Reply.Lost) {
         table.apply(r);
+      } else if (reply instanceof Reply.Failure f) {
+        // An error, or frames a peer sent malformed: where the rank is, sdm cannot say.
+        table.put(r.ranks(), ProcessTable.State.ERROR, f.message());
       }
     }
   }

@@ -95,10 +95,9 @@ public final class JsonRenderer implements Renderer {
       emit(exited(ranks, x));
     } else if (r instanceof Reply.Output o) {
       emit(event("output", ranks, "stream", "stdout", "text", o.text()));
-    } else if (r instanceof Reply.Error e) {
-      emit(event("error", ranks, "message", e.message()));
-    } else if (r instanceof Reply.Lost l) {
-      emit(event("error", ranks, "message", l.message()));
+    } else if (r instanceof Reply.Failure f) {
+      // An error, lost ranks, or a body a peer sent malformed.
+      emit(event("error", ranks, "message", f.message()));
     } else if (r instanceof Reply.DebuggerEnded d) {
       emit(event("debugger-ended", ranks, "message", d.reason()));
     }

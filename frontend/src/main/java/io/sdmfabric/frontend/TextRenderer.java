@@ -193,8 +193,9 @@ public final class TextRenderer implements Renderer {
       }
     } else if (r instanceof Reply.Error e) {
       lines(ranks + "error: ", e.message());
-    } else if (r instanceof Reply.Lost l) {
-      line(ranks + "error: " + l.message());
+    } else if (r instanceof Reply.Failure f) {
+      // Lost ranks, or a body a peer sent malformed: one line of sdm's, which may quote others'.
+      line(ranks + "error: " + f.message());
     } else if (r instanceof Reply.DebuggerEnded d) {
       lines(ranks + "error: ", d.reason());
     }

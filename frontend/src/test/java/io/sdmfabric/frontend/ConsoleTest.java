@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.ThreadInfo;
+import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.EventSubscribers;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.Subscription;
 import io.sdmfabric.wire.proto.CommandBody;
+import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.ValueProto;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +31,18 @@ import org.junit.jupiter.api.Test;
 class ConsoleTest {
   private static final Frame SLEEP = new Frame(0, 0x7f00L, "nanosleep", "", 0, "libc.so.6");
   private static final String NOT_ATTACHED = "gdb could not attach to pid 7: ptrace failed";
+
+  /**
+   * A value that breaks the model's rules (a child its count does not allow), named with a
+   * terminal's escape and a line feed, as a peer that breaks the protocol might send it.
+   */
+  private static final EventBody MALFORMED_VALUE =
+      EventBody.newBuilder()
+          .setValue(
+              ValueProto.newBuilder()
+                  .setName("x\u001b[2J\nfake")
+                  .addChildren(ValueProto.newBuilder().setName("y")))
+          .build();
 
   /** Four ranks: 0-2 attached and stopped in nanosleep, 3 without a debugger. */
   private static final class Scripted implements SessionClient {
@@ -66,6 +81,11 @@ class ConsoleTest {
                           List.of(
                               new ThreadInfo(1, "LWP 1", "", true, SLEEP),
                               new ThreadInfo(2, "LWP 2", "", true, SLEEP)));
+                  case EVALUATE ->
+                      command.getEvaluate().getExpression().equals("broken")
+                          ? MALFORMED_VALUE
+                          : EventBodies.value(
+                              Value.scalar("x", "int", Value.Kind.INTEGER, 4, "42"));
                   default -> EventBodies.error("unexpected " + command.getKindCase());
                 }));
       }
@@ -165,5 +185,19 @@ class ConsoleTest {
     String shown = out.toString(StandardCharsets.UTF_8);
     assertEquals(
         List.of("[3] error: " + NOT_ATTACHED, "[1,2] detached"), shown.lines().toList(), shown);
+  }
+
+  @Test
+  void aMalformedReplyIsAnEscapedErrorLineOfItsRanksAndTheNextReplyIsShown() throws Exception {
+    console.execute("print broken");
+    console.execute("print x");
+    assertEquals(
+        List.of(
+            "[3] error: " + NOT_ATTACHED,
+            "[0-2] error: malformed value reply: size must be >= 0 and childCount >= children"
+                + " read, for x\\x1b[2J\\x0afake",
+            "[3] error: " + NOT_ATTACHED,
+            "[0-2] x = 42"),
+        out.toString(StandardCharsets.UTF_8).lines().toList());
   }
 }

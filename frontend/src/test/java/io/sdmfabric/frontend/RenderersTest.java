@@ -7,6 +7,9 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
+import io.sdmfabric.wire.proto.EventBody;
+import io.sdmfabric.wire.proto.FrameProto;
+import io.sdmfabric.wire.proto.SuspendedEvent;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +18,8 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * How the session's start, the end of a rank, of its debugger, and a detach show as text and as
- * JSON.
+ * How the session's start, the end of a rank, of its debugger, a detach, and a reply a peer sent
+ * malformed show as text and as JSON.
  */
 class RenderersTest {
   private static final String WHY = "gdb exited unexpectedly (killed by SIGKILL)";
@@ -136,5 +139,27 @@ class RenderersTest {
     assertEquals(
         "{\"event\":\"detached\",\"ranks\":\"0-2,5\"}" + System.lineSeparator(),
         renderReply(JsonRenderer::new, detached));
+  }
+
+  @Test
+  void aMalformedEventIsAnErrorOfItsRanksInTextAndInJson() {
+    RankReply stopAtNegativeLine =
+        new RankReply(
+            RankSet.of(1, 2),
+            EventBody.newBuilder()
+                .setSuspended(
+                    SuspendedEvent.newBuilder()
+                        .setFrame(FrameProto.newBuilder().setFunction("main").setLine(-3)))
+                .build());
+    String why = "malformed suspended reply: level and line must be >= 0";
+    assertEquals(
+        "[1,2] error: " + why + System.lineSeparator(),
+        renderReply(TextRenderer::new, stopAtNegativeLine));
+    assertEquals(
+        "{\"event\":\"error\",\"ranks\":\"1,2\",\"message\":\""
+            + why
+            + "\"}"
+            + System.lineSeparator(),
+        renderReply(JsonRenderer::new, stopAtNegativeLine));
   }
 }

@@ -36,9 +36,8 @@ public final class RankReply {
   }
 
   /**
-   * Their body decoded ({@link Reply#decode}).
-   *
-   * @throws IllegalArgumentException for content no model value can hold
+   * Their body decoded ({@link Reply#decode}): never throws, a body no model value can hold is a
+   * {@link Reply.Malformed}.
    */
   public Reply reply() {
     Reply r = reply;
@@ -47,6 +46,14 @@ public final class RankReply {
       reply = r;
     }
     return r;
+  }
+
+  /**
+   * The name of their body's kind as {@code debug.proto} spells it ({@link Reply#kindName}), for a
+   * front-end that names a reply it does not show otherwise.
+   */
+  public String kind() {
+    return Reply.kindName(body);
   }
 
   @Override

@@ -14,6 +14,7 @@ import io.sdmfabric.wire.proto.ExitEvent;
 import io.sdmfabric.wire.proto.SuspendedEvent;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -28,19 +29,35 @@ import java.util.Objects;
  * left to its last branch.
  *
  * <p>No component of a decoded reply is null, and its lists are immutable. A body of a kind this
- * build does not know (a newer peer's) decodes as {@link Unknown}. Bodies that no model value can
- * hold (a negative line, more children than a value counts) throw {@link IllegalArgumentException},
- * as {@link Protos} does.
+ * build does not know (a newer peer's) decodes as {@link Unknown}. A body whose content no model
+ * value can hold (a negative line, more children than a value counts) decodes as {@link Malformed},
+ * a {@link Failure}: decoding never throws, so that a peer that breaks the protocol costs its ranks
+ * an error line and not the front-end its session.
  */
 public sealed interface Reply {
 
-  /**
-   * The body's reply, decoded.
-   *
-   * @throws IllegalArgumentException for content no model value can hold
-   */
+  /** The body's reply, decoded; {@link Malformed} for content no model value can hold. */
   static Reply decode(EventBody body) {
     Objects.requireNonNull(body, "body");
+    try {
+      return decodeKind(body);
+    } catch (IllegalArgumentException e) {
+      // Protos and the model's records reject what they cannot hold with this one type (RankSet
+      // turns corrupt roaring bytes into it too), and each says what was wrong.
+      return new Malformed(
+          kindName(body), Objects.requireNonNullElse(e.getMessage(), e.toString()));
+    }
+  }
+
+  /**
+   * The name of the body's kind as {@code debug.proto} spells its field ({@code value}, {@code
+   * stack_tree}; {@code kind_not_set} for none), for messages about it.
+   */
+  static String kindName(EventBody body) {
+    return body.getKindCase().name().toLowerCase(Locale.ROOT);
+  }
+
+  private static Reply decodeKind(EventBody body) {
     return switch (body.getKindCase()) {
       case OK -> new Ok();
       case ERROR -> new Error(body.getError().getMessage());
@@ -214,6 +231,23 @@ public sealed interface Reply {
 
   /** {@code mpi_wait}: what the ranks wait for in MPI. */
   record WaitsInMpi(MpiWait mpiWait) implements Reply {}
+
+  /**
+   * A body of a known {@code kind} (as {@link #kindName} spells it) whose content no model value
+   * can hold, from a peer that broke the protocol; {@code why} says what was wrong. Shown as the
+   * error {@link #message()}, {@code malformed <kind> reply: <why>}, on the ranks that sent it.
+   */
+  record Malformed(String kind, String why) implements Failure {
+    public Malformed {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(why, "why");
+    }
+
+    @Override
+    public String message() {
+      return "malformed " + kind + " reply: " + why;
+    }
+  }
 
   /** A body of a kind this build does not know, from a newer peer: front-ends show nothing. */
   record Unknown() implements Reply {}

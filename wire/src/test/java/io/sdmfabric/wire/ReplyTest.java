@@ -1,10 +1,11 @@
 package io.sdmfabric.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import io.sdmfabric.model.Breakpoint;
@@ -20,6 +21,11 @@ import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.FrameProto;
 import io.sdmfabric.wire.proto.FramesEvent;
+import io.sdmfabric.wire.proto.RankSetProto;
+import io.sdmfabric.wire.proto.StackTreeNode;
+import io.sdmfabric.wire.proto.StackTreeProto;
+import io.sdmfabric.wire.proto.SuspendedEvent;
+import io.sdmfabric.wire.proto.ValueProto;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -113,12 +119,75 @@ class ReplyTest {
   }
 
   @Test
-  void contentNoModelValueCanHoldIsRejected() {
+  void contentNoModelValueCanHoldDecodesAsAMalformedFailureThatNamesItsKindAndWhy() {
     EventBody negativeLine =
         EventBody.newBuilder()
             .setFrames(FramesEvent.newBuilder().addFrames(FrameProto.newBuilder().setLine(-1)))
             .build();
-    assertThrows(IllegalArgumentException.class, () -> Reply.decode(negativeLine));
+    assertEquals(
+        new Reply.Malformed("frames", "level and line must be >= 0"), Reply.decode(negativeLine));
+    Reply.Failure failure = assertInstanceOf(Reply.Failure.class, Reply.decode(negativeLine));
+    assertEquals("malformed frames reply: level and line must be >= 0", failure.message());
+  }
+
+  @Test
+  void everyModelRuleABodyBreaksIsMalformedNotThrown() {
+    EventBody tooManyChildren =
+        EventBody.newBuilder()
+            .setValue(
+                ValueProto.newBuilder().setName("a").addChildren(ValueProto.newBuilder()).build())
+            .build();
+    EventBody treeWithoutRanks =
+        EventBody.newBuilder()
+            .setStackTree(
+                StackTreeProto.newBuilder()
+                    .addRoots(StackTreeNode.newBuilder().setFrame(Protos.toProto(MAIN)).build()))
+            .build();
+    EventBody corruptRanks =
+        EventBody.newBuilder()
+            .setStackTree(
+                StackTreeProto.newBuilder()
+                    .addRoots(
+                        StackTreeNode.newBuilder()
+                            .setFrame(Protos.toProto(MAIN))
+                            .setRanks(
+                                RankSetProto.newBuilder()
+                                    .setRoaring(ByteString.copyFrom(new byte[] {1, 2, 3})))))
+            .build();
+    EventBody stopAtNegativeLevel =
+        EventBody.newBuilder()
+            .setSuspended(
+                SuspendedEvent.newBuilder().setFrame(FrameProto.newBuilder().setLevel(-2)))
+            .build();
+    Map<EventBody, String> kinds =
+        Map.of(
+            tooManyChildren, "value",
+            treeWithoutRanks, "stack_tree",
+            corruptRanks, "stack_tree",
+            stopAtNegativeLevel, "suspended");
+    kinds.forEach(
+        (body, kind) -> {
+          Reply.Malformed m = assertInstanceOf(Reply.Malformed.class, Reply.decode(body));
+          assertEquals(kind, m.kind());
+          assertTrue(m.message().startsWith("malformed " + kind + " reply: "), m.message());
+          assertFalse(m.why().isEmpty(), m.why());
+        });
+  }
+
+  @Test
+  void aRankReplyOfAMalformedBodyDecodesWithoutThrowingAndNamesItsKind() {
+    EventBody negativeLine =
+        EventBody.newBuilder()
+            .setFrame(FrameProto.newBuilder().setLine(-1).setFunction("main"))
+            .build();
+    RankReply r = new RankReply(RankSet.of(3), negativeLine);
+    assertInstanceOf(Reply.Malformed.class, r.reply());
+    assertEquals("frame", r.kind());
+    assertEquals(
+        "stack_tree",
+        Reply.kindName(EventBodies.stackTree(StackTree.of(List.of(MAIN), RankSet.of(0)))));
+    assertEquals(
+        "kind_not_set", new RankReply(RankSet.of(0), EventBody.getDefaultInstance()).kind());
   }
 
   @Test

@@ -5,7 +5,7 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.WatchKind;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.RankReply;
-import io.sdmfabric.wire.proto.BreakpointProto;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,8 +58,8 @@ final class ClientBreakpoints {
 
   /** The log message of the logpoint whose stop {@code event} is, if it is one. */
   Optional<LogMessage> logpoint(RankReply event) {
-    return event.body().hasSuspended()
-        ? Optional.ofNullable(logpoints.get(event.body().getSuspended().getBreakpointId()))
+    return event.reply() instanceof Reply.Stopped s
+        ? Optional.ofNullable(logpoints.get(s.breakpointId()))
         : Optional.empty();
   }
 
@@ -201,13 +201,13 @@ final class ClientBreakpoints {
     RankSet failed = RankSet.empty();
     List<String> why = new ArrayList<>();
     for (RankReply r : exchange.apply(command, ranks)) {
-      if (r.body().hasBreakpoint()) {
-        BreakpointProto b = r.body().getBreakpoint();
-        shown.setId(b.getId());
+      if (r.reply() instanceof Reply.NewBreakpoint n) {
+        var b = n.breakpoint(); // the model's, not the DAP Breakpoint shown
+        shown.setId(b.id());
         shown.setVerified(true);
-        if (b.getLine() > 0) {
-          shown.setLine(b.getLine());
-          shown.setSource(sources.apply(b.getFile()));
+        if (b.line() > 0) {
+          shown.setLine(b.line());
+          shown.setSource(sources.apply(b.file()));
         }
       } else {
         failed = failed.union(r.ranks());

@@ -6,6 +6,7 @@ import io.sdmfabric.frontend.TextRenderer;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.time.Duration;
@@ -67,7 +68,7 @@ final class DapSession implements AutoCloseable {
     this.renderer =
         new DebugConsoleRenderer(
             new TextRenderer(out.consoleStream()),
-            e -> e.body().hasOutput() || breakpoints.logpoint(e).isPresent());
+            e -> e.reply() instanceof Reply.Output || breakpoints.logpoint(e).isPresent());
     this.console = new Console(opened, renderer);
     this.threads =
         new RankThreads(

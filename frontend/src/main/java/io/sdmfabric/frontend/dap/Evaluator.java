@@ -3,7 +3,6 @@ package io.sdmfabric.frontend.dap;
 import io.sdmfabric.frontend.Console;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.util.List;
@@ -63,8 +62,7 @@ final class Evaluator {
     List<RankReply> replies = exchange.apply(Commands.evaluate(args.getExpression()), ranks);
     response.setResult(PerRankValues.of(replies));
     replies.stream()
-        .filter(r -> r.body().hasValue())
-        .map(r -> Protos.fromProto(r.body().getValue()))
+        .flatMap(r -> PerRankValues.value(r).stream())
         .filter(GroupVariables::expandable)
         .findFirst()
         .ifPresent(

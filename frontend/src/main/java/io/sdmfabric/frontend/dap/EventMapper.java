@@ -1,11 +1,10 @@
 package io.sdmfabric.frontend.dap;
 
+import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StopReason;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
-import io.sdmfabric.wire.proto.EventBody;
-import io.sdmfabric.wire.proto.StopReasonProto;
-import io.sdmfabric.wire.proto.SuspendedEvent;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.lsp4j.debug.StoppedEventArguments;
@@ -49,20 +48,20 @@ final class EventMapper {
 
   /** Maps one of the session's events. */
   void map(RankReply event) {
-    EventBody body = event.body();
-    if (body.hasOutput()) {
-      programOutput(event);
+    Reply reply = event.reply();
+    if (reply instanceof Reply.Output o) {
+      programOutput(event.ranks(), o.text());
       return;
     }
     Optional<LogMessage> log = breakpoints.logpoint(event);
-    if (log.isPresent()) {
+    if (log.isPresent() && reply instanceof Reply.Stopped s) {
       // Not a stop the client sees: the ranks log their message and go on.
-      logpoints.log(event, log.get());
+      logpoints.log(event.ranks(), s.frame(), log.get());
       return;
     }
     List<RankGroups.Group> now = threads.regroup();
-    if (body.hasSuspended()) {
-      stopped(event, body.getSuspended());
+    if (reply instanceof Reply.Stopped s) {
+      stopped(event.ranks(), s);
     }
     if (!ended && RankThreads.ended(now)) {
       // Every rank has ended (exited, detached, lost or in error): the session is over. No exited
@@ -72,29 +71,28 @@ final class EventMapper {
     }
   }
 
-  private void stopped(RankReply event, SuspendedEvent suspended) {
-    frames.stopped(event.ranks());
-    signals.stopped(event.ranks(), suspended.getSignal());
+  private void stopped(RankSet ranks, Reply.Stopped suspended) {
+    frames.stopped(ranks);
+    signals.stopped(ranks, suspended.signal());
     StoppedEventArguments stopped = new StoppedEventArguments();
-    stopped.setReason(reason(suspended.getReason()));
+    stopped.setReason(reason(suspended.reason()));
     // The ranks, where a client shows one thread's frames without its name (VS Code does).
     stopped.setDescription(
-        (suspended.getSignal().isEmpty() ? stopped.getReason() : suspended.getSignal())
+        (suspended.signal().isEmpty() ? stopped.getReason() : suspended.signal())
             + " on ["
-            + event.ranks()
+            + ranks
             + "]");
-    threads.holding(event.ranks().first()).ifPresent(g -> stopped.setThreadId(g.id()));
+    threads.holding(ranks.first()).ifPresent(g -> stopped.setThreadId(g.id()));
     stopped.setAllThreadsStopped(false);
     out.stopped(stopped);
   }
 
   /** The programs' output, each line with the ranks that wrote it, as the console shows it. */
-  private void programOutput(RankReply event) {
-    String text = event.body().getOutput().getBytes().toString(StandardCharsets.UTF_8);
+  private void programOutput(RankSet ranks, String text) {
     StringBuilder lines = new StringBuilder();
     for (String line : text.split("\n", -1)) {
       if (!line.isEmpty()) {
-        lines.append('[').append(event.ranks()).append("] ").append(line).append('\n');
+        lines.append('[').append(ranks).append("] ").append(line).append('\n');
       }
     }
     if (lines.length() > 0) {
@@ -102,17 +100,14 @@ final class EventMapper {
     }
   }
 
-  static String reason(StopReasonProto reason) {
+  static String reason(StopReason reason) {
     return switch (reason) {
-      case STOP_REASON_BREAKPOINT_HIT -> StoppedEventArgumentsReason.BREAKPOINT;
-      case STOP_REASON_WATCHPOINT_TRIGGER,
-              STOP_REASON_READ_WATCHPOINT_TRIGGER,
-              STOP_REASON_ACCESS_WATCHPOINT_TRIGGER ->
+      case BREAKPOINT_HIT -> StoppedEventArgumentsReason.BREAKPOINT;
+      case WATCHPOINT_TRIGGER, READ_WATCHPOINT_TRIGGER, ACCESS_WATCHPOINT_TRIGGER ->
           StoppedEventArgumentsReason.DATA_BREAKPOINT;
-      case STOP_REASON_END_STEPPING_RANGE, STOP_REASON_FUNCTION_FINISHED ->
-          StoppedEventArgumentsReason.STEP;
-      case STOP_REASON_SIGNAL_RECEIVED -> StoppedEventArgumentsReason.EXCEPTION;
-      case STOP_REASON_INTERRUPTED -> StoppedEventArgumentsReason.PAUSE;
+      case END_STEPPING_RANGE, FUNCTION_FINISHED -> StoppedEventArgumentsReason.STEP;
+      case SIGNAL_RECEIVED -> StoppedEventArgumentsReason.EXCEPTION;
+      case INTERRUPTED -> StoppedEventArgumentsReason.PAUSE;
       default -> StoppedEventArgumentsReason.ENTRY;
     };
   }

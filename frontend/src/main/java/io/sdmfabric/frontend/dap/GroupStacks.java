@@ -5,11 +5,10 @@ import static io.sdmfabric.frontend.ProcessTable.State.STOPPED;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -49,15 +48,15 @@ final class GroupStacks {
     if (group.state() == STOPPED) {
       // The stack of the most ranks of the group: a group shares its innermost frame, and mostly
       // the whole stack.
-      exchange.apply(Commands.listFrames(), group.ranks()).stream()
-          .filter(r -> r.body().hasFrames())
-          .max(Comparator.comparingInt(r -> r.ranks().size()))
-          .ifPresent(
-              r -> {
-                for (Frame f : Protos.fromProto(r.body().getFrames())) {
-                  frames.add(stackFrame(group.id(), f));
-                }
-              });
+      List<Frame> stack = List.of();
+      int most = 0;
+      for (RankReply r : exchange.apply(Commands.listFrames(), group.ranks())) {
+        if (r.reply() instanceof Reply.Frames f && r.ranks().size() > most) {
+          stack = f.frames();
+          most = r.ranks().size();
+        }
+      }
+      stack.forEach(f -> frames.add(stackFrame(group.id(), f)));
     }
     StackTraceResponse response = new StackTraceResponse();
     response.setStackFrames(frames.toArray(StackFrame[]::new));

@@ -3,8 +3,8 @@ package io.sdmfabric.frontend.dap;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -123,9 +123,8 @@ final class GroupVariables {
     Map<String, List<Classed>> byName = new LinkedHashMap<>();
     for (RankReply r :
         exchange.apply(arguments ? Commands.listArgs() : Commands.listLocals(), ranks)) {
-      if (r.body().hasVariables()) {
-        for (var proto : r.body().getVariables().getVariablesList()) {
-          Value v = Protos.fromProto(proto);
+      if (r.reply() instanceof Reply.Variables vs) {
+        for (Value v : vs.variables()) {
           byName.computeIfAbsent(v.name(), k -> new ArrayList<>()).add(new Classed(v, r));
         }
       }
@@ -143,7 +142,7 @@ final class GroupVariables {
     RankSet ranks = at(container);
     String target = expression(container, name, ranks);
     List<RankReply> replies = exchange.apply(Commands.evaluate(target + " = " + value), ranks);
-    if (replies.stream().noneMatch(r -> r.body().hasValue())) {
+    if (replies.stream().noneMatch(r -> r.reply() instanceof Reply.Evaluated)) {
       throw new IllegalArgumentException(PerRankValues.of(replies));
     }
     return PerRankValues.of(replies);
@@ -178,8 +177,8 @@ final class GroupVariables {
     }
     Map<String, List<Classed>> byName = new LinkedHashMap<>();
     for (RankReply r : replies) {
-      if (r.body().hasValue()) {
-        for (Value child : Protos.fromProto(r.body().getValue()).children()) {
+      if (r.reply() instanceof Reply.Evaluated v) {
+        for (Value child : v.value().children()) {
           byName.computeIfAbsent(child.name(), k -> new ArrayList<>()).add(new Classed(child, r));
         }
       }
@@ -236,16 +235,15 @@ final class GroupVariables {
 
   private static Value.Kind kind(List<RankReply> replies) {
     return replies.stream()
-        .filter(r -> r.body().hasValue())
-        .map(r -> Protos.fromProto(r.body().getValue()).kind())
+        .flatMap(r -> PerRankValues.value(r).stream())
+        .map(Value::kind)
         .findFirst()
         .orElse(Value.Kind.UNKNOWN);
   }
 
   private static Value value(RankReply r) {
-    return r.body().hasValue()
-        ? Protos.fromProto(r.body().getValue())
-        : Value.scalar("", "", Value.Kind.UNKNOWN, 0, PerRankValues.text(r));
+    return PerRankValues.value(r)
+        .orElseGet(() -> Value.scalar("", "", Value.Kind.UNKNOWN, 0, PerRankValues.text(r)));
   }
 
   /** Whether a value has parts to show: fields, elements, or a pointed-to value. */

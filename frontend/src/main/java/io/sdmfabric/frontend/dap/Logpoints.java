@@ -3,7 +3,6 @@ package io.sdmfabric.frontend.dap;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Commands;
-import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.util.HashMap;
@@ -47,19 +46,20 @@ final class Logpoints implements AutoCloseable {
     this.out = out;
   }
 
-  /** The ranks of {@code event} log their message of {@code log} and go on, in a while. */
-  void log(RankReply event, LogMessage log) {
-    executor.execute(() -> logAndGoOn(event, log));
+  /**
+   * {@code ranks}, stopped {@code at} a logpoint, log its message {@code log} and go on, in a
+   * while.
+   */
+  void log(RankSet ranks, Frame at, LogMessage log) {
+    executor.execute(() -> logAndGoOn(ranks, at, log));
   }
 
-  private void logAndGoOn(RankReply event, LogMessage log) {
-    RankSet ranks = event.ranks();
+  private void logAndGoOn(RankSet ranks, Frame at, LogMessage log) {
     try {
       Map<String, List<RankReply>> values = new HashMap<>();
       for (String expression : log.expressions()) {
         values.computeIfAbsent(expression, e -> exchange.apply(Commands.evaluate(e), ranks));
       }
-      Frame at = Protos.fromProto(event.body().getSuspended().getFrame());
       for (String line : log.lines(ranks, e -> PerRankValues.byRank(values.get(e)))) {
         OutputEventArguments e = new OutputEventArguments();
         e.setCategory(OutputEventArgumentsCategory.CONSOLE);

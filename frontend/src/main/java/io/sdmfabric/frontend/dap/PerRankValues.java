@@ -1,10 +1,12 @@
 package io.sdmfabric.frontend.dap;
 
-import io.sdmfabric.wire.Protos;
+import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -35,15 +37,22 @@ final class PerRankValues {
             .orElse("no reply");
   }
 
+  /** The value of one class of ranks' reply, when it is one. */
+  static Optional<Value> value(RankReply r) {
+    return r.reply() instanceof Reply.Evaluated v ? Optional.of(v.value()) : Optional.empty();
+  }
+
   /** The text of one class of ranks' reply: its value, or what went wrong. */
   static String text(RankReply r) {
-    if (r.body().hasValue()) {
-      return Protos.fromProto(r.body().getValue()).text();
-    } else if (r.body().hasError()) {
-      return "error: " + r.body().getError().getMessage();
-    } else if (r.body().hasLost()) {
+    Reply reply = r.reply();
+    if (reply instanceof Reply.Evaluated v) {
+      return v.value().text();
+    } else if (reply instanceof Reply.Lost) {
       return "lost";
+    } else if (reply instanceof Reply.Failure f) {
+      // An error, or a body a peer sent malformed.
+      return "error: " + f.message();
     }
-    return r.body().getKindCase().toString().toLowerCase(java.util.Locale.ROOT);
+    return r.kind();
   }
 }

@@ -5,6 +5,7 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -67,7 +68,7 @@ final class RankExecution {
     signals.resumed(ranks);
     table.markRunning(ranks);
     for (RankReply r : exchange.apply(body, ranks)) {
-      if (r.body().hasError() || r.body().hasLost()) {
+      if (r.reply() instanceof Reply.Failure) {
         table.resumeFailed(r.ranks(), before);
         out.console("[" + r.ranks() + "] " + PerRankValues.of(List.of(r)) + "\n");
       }

@@ -9,6 +9,7 @@ import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
 import java.nio.file.Path;
 import java.util.List;
@@ -65,7 +66,7 @@ final class SessionStarter {
             Path.of(session.sources().workingDirectory()));
     int size = session.client().size();
     List<RankReply> loaded = session.exchange(Commands.startSession(spec), RankSet.all(size));
-    if (loaded.stream().noneMatch(r -> r.body().hasLoaded())) {
+    if (loaded.stream().noneMatch(r -> r.reply() instanceof Reply.Loaded)) {
       throw RequestFailure.of(
           "no rank could load " + config.program() + ": " + PerRankValues.of(loaded));
     }
