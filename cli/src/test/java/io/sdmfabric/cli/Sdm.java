@@ -371,9 +371,8 @@ final class Sdm {
     }
 
     @Override
-    public void close() throws IOException {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
+    public void close() throws IOException, InterruptedException {
+      end(process);
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
     }
@@ -421,11 +420,25 @@ final class Sdm {
       }
       return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
     } finally {
-      p.destroyForcibly();
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      end(p);
       Files.deleteIfExists(out);
       Files.deleteIfExists(err);
     }
+  }
+
+  /**
+   * Ends {@code sdm} if it still runs: SIGTERM first, as a user would, so that it ends its job (a
+   * launcher killed outright leaves its ranks to run on under Slurm), then SIGKILL to what is left
+   * of it after 30 s.
+   */
+  static void end(Process sdm) throws InterruptedException {
+    List<ProcessHandle> tree = sdm.descendants().toList();
+    if (sdm.isAlive()) {
+      sdm.destroy();
+      sdm.waitFor(30, TimeUnit.SECONDS);
+    }
+    sdm.destroyForcibly();
+    tree.forEach(ProcessHandle::destroyForcibly);
   }
 
   /**

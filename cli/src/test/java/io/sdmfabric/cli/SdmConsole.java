@@ -104,11 +104,7 @@ final class SdmConsole implements AutoCloseable {
    */
   @Override
   public void close() throws InterruptedException {
-    process.destroy();
-    if (!process.waitFor(30, TimeUnit.SECONDS)) {
-      process.descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-    }
+    Sdm.end(process);
   }
 
   @Override

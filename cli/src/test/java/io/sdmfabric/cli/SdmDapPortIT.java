@@ -55,7 +55,7 @@ class SdmDapPortIT {
   }
 
   @AfterAll
-  static void endTheAdapter() throws IOException {
+  static void endTheAdapter() throws Exception {
     if (server != null) {
       server.close();
     }
