@@ -46,6 +46,9 @@ public final class LibraryLog {
   /** This run's file; null: the libraries' lines go to the console. */
   private static volatile LogFile file;
 
+  /** Whether the libraries' lines go to the console: as logback.xml says, or {@code --verbose}. */
+  private static volatile boolean onConsole = true;
+
   private LibraryLog() {}
 
   /**
@@ -55,12 +58,14 @@ public final class LibraryLog {
   public static void toFile(Path home, PrintStream console) {
     LibraryLog.console = console;
     file = new LogFile(home, LogFile.nameForThisRun(), console::println);
+    onConsole = false;
     route(LibraryLog::library, LibraryLog::own);
   }
 
   /** From now on the libraries' lines, this JVM's and its agents', go to the console too. */
   public static void toConsole() {
     file = null;
+    onConsole = true;
   }
 
   /**
@@ -70,6 +75,7 @@ public final class LibraryLog {
   public static void marked(PrintStream err) {
     console = err;
     file = null;
+    onConsole = false;
     route(text -> text.lines().forEach(l -> err.println(MARK + l)), LibraryLog::own);
   }
 
@@ -88,6 +94,15 @@ public final class LibraryLog {
       return Optional.empty();
     }
     return Optional.of(said);
+  }
+
+  /**
+   * {@code pekko.stdout-loglevel} for an actor system started now: Pekko writes its warnings to
+   * standard output itself, not through SLF4J, while its logging starts and once it has stopped (an
+   * actor system shutting down), so where the libraries' lines stay off the console, so do those.
+   */
+  public static String pekkoStandardOutLevel() {
+    return onConsole ? "WARNING" : "OFF";
   }
 
   private static void own(String text) {

@@ -51,6 +51,7 @@ class LibraryLogTest {
             + " (--verbose shows them here)",
         lines.get(1));
     assertTrue(Files.readString(file).contains("Marking node as UNREACHABLE"));
+    assertEquals("OFF", LibraryLog.pekkoStandardOutLevel(), "nor Pekko's own to standard output");
   }
 
   @Test
@@ -59,6 +60,7 @@ class LibraryLogTest {
     LoggerFactory.getLogger("org.apache.pekko.remote.artery.Association")
         .warn("irrecoverably failed", new IllegalStateException("quarantined"));
     LoggerFactory.getLogger("io.sdmfabric.gdbmi.GdbDriver").warn("gdb 12: killed");
+    assertEquals("OFF", LibraryLog.pekkoStandardOutLevel(), "unmarked lines would be shown");
     List<String> lines = shown.toString(StandardCharsets.UTF_8).lines().toList();
     assertTrue(lines.size() > 3, lines.toString());
     List<String> library = lines.subList(0, lines.size() - 1);
@@ -89,6 +91,7 @@ class LibraryLogTest {
         Optional.of("WARN lost"), LibraryLog.agentLine("agent", LibraryLog.MARK + "WARN lost"));
     assertTrue(shown.toString(StandardCharsets.UTF_8).contains("Marking node as UNREACHABLE"));
     assertTrue(Files.notExists(home.resolve("logs")));
+    assertEquals("WARNING", LibraryLog.pekkoStandardOutLevel());
   }
 
   private Path onlyFile() throws Exception {
