@@ -1,9 +1,13 @@
 package io.sdmfabric.cli;
 
+import io.sdmfabric.runtime.LibraryLog;
+import io.sdmfabric.runtime.PrivateDirectory;
 import io.sdmfabric.runtime.agent.AgentCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code sdm} command. */
 @Command(
@@ -30,9 +34,26 @@ import picocli.CommandLine.Command;
     })
 public final class Main implements Callable<Integer> {
 
-  /** Runs the command line and exits with its status. */
+  /**
+   * Runs the command line and exits with its status. The libraries' log lines go to a file of the
+   * run under sdm's home ({@link LibraryLog}), unless {@code --verbose}.
+   */
   public static void main(String[] args) {
+    LibraryLog.toFile(PrivateDirectory.sdmHome(), System.err);
     System.exit(execute(System.out, System.err, args));
+  }
+
+  /** Given to sdm and to every subcommand: {@code sdm debug --verbose ...}. */
+  @Option(
+      names = "--verbose",
+      scope = ScopeType.INHERIT,
+      description =
+          "show the log lines of sdm's libraries (Pekko, Aeron) here, not in a file under"
+              + " ~/.sdm/logs")
+  void verbose(boolean on) {
+    if (on) {
+      LibraryLog.toConsole();
+    }
   }
 
   /**

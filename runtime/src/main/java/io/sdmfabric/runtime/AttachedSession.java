@@ -248,12 +248,11 @@ public final class AttachedSession extends DistributedSession {
       List<String> command, Map<String, String> env, boolean input, String name)
       throws IOException {
     Consumer<String> show =
-        line -> {
-          if (!closing()) {
-            // An agent's line can quote others: a peer on the network, gdb, the program.
-            err.println("[" + name + "] " + TerminalText.escape(line));
-          }
-        };
+        line ->
+            LibraryLog.agentLine(name, line)
+                .filter(shown -> !closing())
+                // An agent's line can quote others: a peer on the network, gdb, the program.
+                .ifPresent(shown -> err.println("[" + name + "] " + TerminalText.escape(shown)));
     return startProcess(command, env, input, name, Ending.LEAVE_PROGRAMS, 15, show);
   }
 

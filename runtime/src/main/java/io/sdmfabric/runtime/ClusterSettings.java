@@ -245,6 +245,7 @@ public final class ClusterSettings {
                 "pekko.cluster.jmx.enabled = off",
                 "pekko.cluster.log-info = off",
                 "pekko.loglevel = WARNING",
+                "pekko.stdout-loglevel = " + LibraryLog.pekkoStandardOutLevel(),
                 "pekko.coordinated-shutdown.exit-jvm = off",
                 counting))
         .withFallback(ConfigFactory.load());

@@ -266,7 +266,12 @@ public final class LaunchedSession extends DistributedSession {
     output.add(t.rank(), t.text());
   }
 
-  private void onAgentLine(String line) {
+  private void onAgentLine(String heard) {
+    Optional<String> shown = LibraryLog.agentLine("agent", heard);
+    if (shown.isEmpty()) {
+      return; // a library's line, in the session's log file
+    }
+    String line = shown.get();
     // An agent's line can quote others: a peer on the network, gdb, the program.
     String said = TerminalText.escape(line);
     if (line.startsWith("sdm agent")) {

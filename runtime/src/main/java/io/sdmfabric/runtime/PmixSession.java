@@ -327,7 +327,7 @@ public final class PmixSession extends DistributedSession {
       onOutput(o);
     } else if (event instanceof PmixEvent.DaemonOutput d) {
       for (String l : d.text().split("\n")) {
-        onLauncherLine("agent: " + l);
+        LibraryLog.agentLine("agent", l).ifPresent(shown -> onLauncherLine("agent: " + shown));
       }
     } else if (event instanceof PmixEvent.Failed f) {
       String said = TerminalText.escape(f.text());

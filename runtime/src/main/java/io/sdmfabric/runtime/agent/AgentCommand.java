@@ -7,6 +7,7 @@ import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.ClusterSettings;
 import io.sdmfabric.runtime.GdbFleet;
+import io.sdmfabric.runtime.LibraryLog;
 import io.sdmfabric.runtime.LocalAddress;
 import io.sdmfabric.runtime.SessionKeystore;
 import io.sdmfabric.runtime.attach.RankEnvironment;
@@ -181,6 +182,8 @@ public final class AgentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    // What Pekko and Aeron log here reaches the master marked, for the session's log file.
+    LibraryLog.marked(err);
     Config settings;
     AgentSecrets secrets;
     RankSource ranks;
