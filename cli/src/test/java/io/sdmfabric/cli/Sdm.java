@@ -1,6 +1,7 @@
 package io.sdmfabric.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -516,6 +517,11 @@ final class Sdm {
             StandardOpenOption.WRITE);
     channel.lock();
     return channel::close;
+  }
+
+  /** Asserts that {@code r}'s standard output contains {@code text}, showing all of {@code r}. */
+  static void contains(Result r, String text) {
+    assertTrue(r.out().contains(text), "missing \"" + text + "\" in\n" + r);
   }
 
   /** Waits at most {@code bound} for {@code condition}. */

@@ -1,5 +1,6 @@
 package io.sdmfabric.cli;
 
+import static io.sdmfabric.cli.Sdm.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -210,10 +211,6 @@ class SdmAttachIT {
 
   private static String list(List<Long> pids) {
     return String.join(",", pids.stream().map(String::valueOf).toList());
-  }
-
-  private static void contains(Sdm.Result r, String text) {
-    assertTrue(r.out().contains(text), "missing \"" + text + "\" in\n" + r);
   }
 
   /** The merged stacks show every one of {@code ranks} in main's call of iterate, and in it. */

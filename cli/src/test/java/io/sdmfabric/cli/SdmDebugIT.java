@@ -1,5 +1,6 @@
 package io.sdmfabric.cli;
 
+import static io.sdmfabric.cli.Sdm.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,10 +28,6 @@ class SdmDebugIT {
   @AfterEach
   void nothingIsLeftBehind() throws Exception {
     Sdm.assertNothingLeftBehind();
-  }
-
-  private static void contains(Sdm.Result r, String text) {
-    assertTrue(r.out().contains(text), "missing \"" + text + "\" in\n" + r);
   }
 
   @Test

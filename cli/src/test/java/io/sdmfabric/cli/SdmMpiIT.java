@@ -1,5 +1,6 @@
 package io.sdmfabric.cli;
 
+import static io.sdmfabric.cli.Sdm.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,10 +47,6 @@ class SdmMpiIT {
   @AfterEach
   void nothingIsLeftBehind() throws Exception {
     Sdm.assertNothingLeftBehind();
-  }
-
-  private static void contains(Sdm.Result r, String text) {
-    assertTrue(r.out().contains(text), "missing \"" + text + "\" in\n" + r);
   }
 
   /**

@@ -1,7 +1,7 @@
 package io.sdmfabric.cli;
 
+import static io.sdmfabric.cli.Sdm.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,10 +28,6 @@ class SdmMpiStacksIT {
   @AfterEach
   void nothingIsLeftBehind() throws Exception {
     Sdm.assertNothingLeftBehind();
-  }
-
-  private static void contains(Sdm.Result r, String text) {
-    assertTrue(r.out().contains(text), "missing \"" + text + "\" in\n" + r);
   }
 
   @ParameterizedTest

@@ -1,6 +1,6 @@
 package io.sdmfabric.cli;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.sdmfabric.cli.Sdm.contains;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,10 +27,6 @@ class SdmMpiWaitsIT {
   @AfterEach
   void nothingIsLeftBehind() throws Exception {
     Sdm.assertNothingLeftBehind();
-  }
-
-  private static void contains(Sdm.Result r, String text) {
-    assertTrue(r.out().contains(text), "missing \"" + text + "\" in\n" + r);
   }
 
   @ParameterizedTest

@@ -1,5 +1,6 @@
 package io.sdmfabric.cli;
 
+import static io.sdmfabric.cli.Sdm.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -114,10 +115,6 @@ class SdmPmixIT {
 
   private static Sdm.Result debug(String name, String input) throws Exception {
     return sdm("debug", name, input);
-  }
-
-  private static void contains(Sdm.Result r, String text) {
-    assertTrue(r.out().contains(text), "missing \"" + text + "\" in\n" + r);
   }
 
   @Test
