@@ -35,8 +35,8 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One test's distributed session on loopback: the master in this JVM, its agents in JVMs of their
- * own ({@code sdm agent --simulated}), and the outsiders' actor systems that attack it.
+ * One test's distributed session on loopback: the master in this JVM and its agents in JVMs of
+ * their own ({@code sdm agent --simulated}); an {@link Outsider} attacks it.
  *
  * <p>A test class holds one per test as a {@code @RegisterExtension} field. After each test, also a
  * failed one, every agent it started is ended (SIGTERM, then SIGKILL) and its Aeron directories
