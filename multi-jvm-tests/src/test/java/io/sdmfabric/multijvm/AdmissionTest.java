@@ -36,17 +36,17 @@ class AdmissionTest {
   /**
    * The wire-up timeout of the wrong-secret test: the good agent must register before it, and every
    * second of it is a second the test waits. Two agent JVMs starting at once took 8-10 s to join on
-   * 2 cores (FACTS.md). Measured on 2026-11-27 on this 2-core machine while other builds ran, from
-   * the master's start to the good agent's registration: 5.3 s (load 25, the classes one after the
-   * other) and 16.1 s (load 30, two test JVMs side by side). Not shortened: 25 s is 1.6x the
-   * second, short of a 3x margin already.
+   * 2 cores (FACTS.md). Measured on 2026-11-27 on this 2-core machine, from the master's start to
+   * the good agent's registration: 4.3 s with the test classes in two JVMs side by side and load
+   * 2-7, but 5.3 s (load 25, the classes one after the other) and 16.1 s (load 30, side by side)
+   * while six other builds ran. Not shortened: 3x the first would be 13 s, less than the last.
    */
   private static final Duration WIRE_UP_PLAIN = Duration.ofSeconds(25);
 
   /**
    * As {@link #WIRE_UP_PLAIN}, with room for the TLS handshakes of the agent that belongs. Measured
-   * as there: 21.9 s (load 25, one after the other) and 15.6 s (load 30, side by side). Not
-   * shortened: 30 s is 1.4x the first.
+   * as there: 7.4 s (load 2-7, side by side), 21.9 s (load 25, one after the other) and 15.6 s
+   * (load 30, side by side). Not shortened: 30 s is 4x the first but only 1.4x the second.
    */
   private static final Duration WIRE_UP_TLS = Duration.ofSeconds(30);
 
