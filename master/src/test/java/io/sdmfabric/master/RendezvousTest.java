@@ -186,10 +186,8 @@ class RendezvousTest {
         RankSet.range(0, 3),
         events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
     // The ranks that never registered answer why, in one group; rank 3 answers itself.
-    TestProbe<SessionEvent> probe = testKit.createTestProbe();
-    session.tell(new Session.Submit(PRINT_RANK, RankSet.all(4), Duration.ZERO, probe.ref()));
-    probe.expectMessageClass(SessionEvent.Accepted.class, WAIT);
-    Map<EventBody, RankSet> replies = replies(probe);
+    Map<EventBody, RankSet> replies =
+        SessionProbes.call(testKit, session, PRINT_RANK, RankSet.all(4), WAIT);
     assertEquals(RankSet.of(3), replies.get(text(3)), replies.toString());
     assertEquals(2, replies.size(), replies.toString());
   }
@@ -212,10 +210,8 @@ class RendezvousTest {
     rendezvous.tell(register(name, node, RankSet.of(4), nonce, 6, secret));
     assertEquals(
         RankSet.empty(), events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
-    TestProbe<SessionEvent> probe = testKit.createTestProbe();
-    session.tell(new Session.Submit(PRINT_RANK, RankSet.all(5), Duration.ZERO, probe.ref()));
-    probe.expectMessageClass(SessionEvent.Accepted.class, WAIT);
-    Map<EventBody, RankSet> replies = replies(probe);
+    Map<EventBody, RankSet> replies =
+        SessionProbes.call(testKit, session, PRINT_RANK, RankSet.all(5), WAIT);
     for (int rank = 0; rank < 5; rank++) {
       assertEquals(RankSet.of(rank), replies.get(text(rank)), replies.toString());
     }
@@ -237,22 +233,11 @@ class RendezvousTest {
   }
 
   private TestProbe<SessionEvent> submit(CommandBody body) {
-    TestProbe<SessionEvent> probe = testKit.createTestProbe();
-    session.tell(new Session.Submit(body, RankSet.all(SIZE), Duration.ZERO, probe.ref()));
-    probe.expectMessageClass(SessionEvent.Accepted.class, WAIT);
-    return probe;
+    return SessionProbes.submit(testKit, session, body, RankSet.all(SIZE), WAIT);
   }
 
   private static Map<EventBody, RankSet> replies(TestProbe<SessionEvent> probe) {
-    Map<EventBody, RankSet> replies = new HashMap<>();
-    while (true) {
-      SessionEvent e = probe.expectMessageClass(SessionEvent.class, WAIT);
-      if (e instanceof SessionEvent.Completed) {
-        return replies;
-      }
-      SessionEvent.Reply r = (SessionEvent.Reply) e;
-      replies.merge(r.body(), r.ranks(), RankSet::union);
-    }
+    return SessionProbes.replies(probe, WAIT);
   }
 
   private static void assertSurvivorsAnswer(Map<EventBody, RankSet> replies) {
@@ -282,10 +267,8 @@ class RendezvousTest {
     assertEquals(
         RankSet.empty(), events.expectMessageClass(SessionEvent.TreeReady.class, WAIT).missing());
 
-    TestProbe<SessionEvent> probe = testKit.createTestProbe();
-    session.tell(new Session.Submit(PRINT_RANK, RankSet.all(16), Duration.ZERO, probe.ref()));
-    probe.expectMessageClass(SessionEvent.Accepted.class, WAIT);
-    Map<EventBody, RankSet> replies = replies(probe);
+    Map<EventBody, RankSet> replies =
+        SessionProbes.call(testKit, session, PRINT_RANK, RankSet.all(16), WAIT);
     assertEquals(
         Map.of(
             text(5),

@@ -8,6 +8,7 @@ import io.sdmfabric.frontend.ProcessTable;
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.master.SessionEvent;
+import io.sdmfabric.master.SessionProbes;
 import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
@@ -27,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -98,18 +98,7 @@ class GdbKilledOnOneRankTest {
   }
 
   private Map<EventBody, RankSet> call(ActorRef<Session.Command> session, CommandBody body) {
-    TestProbe<SessionEvent> probe = testKit.createTestProbe();
-    session.tell(new Session.Submit(body, RankSet.all(SIZE), Duration.ZERO, probe.ref()));
-    probe.expectMessageClass(SessionEvent.Accepted.class, WAIT);
-    Map<EventBody, RankSet> replies = new HashMap<>();
-    while (true) {
-      SessionEvent e = probe.expectMessageClass(SessionEvent.class, WAIT);
-      if (e instanceof SessionEvent.Completed) {
-        return replies;
-      }
-      SessionEvent.Reply r = (SessionEvent.Reply) e;
-      replies.merge(r.body(), r.ranks(), RankSet::union);
-    }
+    return SessionProbes.call(testKit, session, body, RankSet.all(SIZE), WAIT);
   }
 
   /** Feeds the session's events to a process table, as the console does, until one matches. */
