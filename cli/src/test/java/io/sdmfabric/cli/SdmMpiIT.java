@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,20 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Tag("gdb")
 @Tag("mpi")
 @Tag("slurm")
-class SdmMpiIT {
-
-  @BeforeAll
-  static void needsMpi() {
-    Sdm.assumeGdbAndMpi();
-  }
+class SdmMpiIT extends WithMpi {
 
   private static void needs(String launcher) {
     Sdm.assumeLauncher(launcher);
-  }
-
-  @AfterEach
-  void nothingIsLeftBehind() throws Exception {
-    Sdm.assertNothingLeftBehind();
   }
 
   /**

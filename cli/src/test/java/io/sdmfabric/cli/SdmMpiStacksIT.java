@@ -3,8 +3,6 @@ package io.sdmfabric.cli;
 import static io.sdmfabric.cli.Sdm.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,17 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Tag("gdb")
 @Tag("mpi")
 @Tag("slurm")
-class SdmMpiStacksIT {
-
-  @BeforeAll
-  static void needsMpi() {
-    Sdm.assumeGdbAndMpi();
-  }
-
-  @AfterEach
-  void nothingIsLeftBehind() throws Exception {
-    Sdm.assertNothingLeftBehind();
-  }
+class SdmMpiStacksIT extends WithMpi {
 
   @ParameterizedTest
   @ValueSource(strings = {"mpirun", "srun", "mpich:mpirun", "mpich:srun"})

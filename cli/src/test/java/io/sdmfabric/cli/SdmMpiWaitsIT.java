@@ -2,8 +2,6 @@ package io.sdmfabric.cli;
 
 import static io.sdmfabric.cli.Sdm.contains;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,17 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Tag("gdb")
 @Tag("mpi")
 @Tag("slurm")
-class SdmMpiWaitsIT {
-
-  @BeforeAll
-  static void needsMpi() {
-    Sdm.assumeGdbAndMpi();
-  }
-
-  @AfterEach
-  void nothingIsLeftBehind() throws Exception {
-    Sdm.assertNothingLeftBehind();
-  }
+class SdmMpiWaitsIT extends WithMpi {
 
   @ParameterizedTest
   @ValueSource(strings = {"mpirun", "mpich:mpirun", "mpich:srun"})

@@ -3,7 +3,6 @@ package io.sdmfabric.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.PrivateDirectory;
@@ -21,9 +20,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,33 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Tag("mpi")
 @Tag("slurm")
 @Tag("namespaces")
-class SdmNodesIT {
-  private static final String NODES = "SDM_NODES_DIR";
-
-  /** The test nodes, this class's alone while it runs (IT classes run side by side). */
-  private static AutoCloseable nodes;
-
-  @BeforeAll
-  static void needsNodes() throws Exception {
-    Sdm.assumeGdbAndMpi();
-    assumeTrue(
-        System.getenv(NODES) != null,
-        "no test nodes: dev/test starts four with dev/lib/nodes.sh (needs root and iproute2)");
-    nodes = Sdm.exclusive("nodes");
-  }
-
-  @AfterAll
-  static void releaseTheNodes() throws Exception {
-    if (nodes != null) {
-      nodes.close();
-    }
-  }
-
-  @AfterEach
-  void nothingIsLeftBehind() throws Exception {
-    Sdm.assertNothingLeftBehind();
-  }
-
+class SdmNodesIT extends OnTheTestNodes {
   /**
    * {@code sdm COMMAND} with the launcher's options that spread 8 ranks over the 4 nodes, 2 on
    * each, up to {@code --}. {@code launcher} is spelled as {@link Sdm.Mpi} has it.

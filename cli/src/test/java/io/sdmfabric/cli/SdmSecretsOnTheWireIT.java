@@ -24,8 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -45,35 +43,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Tag("mpi")
 @Tag("slurm")
 @Tag("namespaces")
-class SdmSecretsOnTheWireIT {
+class SdmSecretsOnTheWireIT extends OnTheTestNodes {
   /** Long enough that a match is no accident; every window of the keystore of this size counts. */
   private static final int WINDOW = 24;
 
-  /** The test nodes, this class's alone while it runs (IT classes run side by side). */
-  private static AutoCloseable nodes;
-
   @BeforeAll
-  static void needsNodesAndTcpdump() throws Exception {
-    Sdm.assumeGdbAndMpi();
-    assumeTrue(
-        System.getenv("SDM_NODES_DIR") != null,
-        "no test nodes: dev/test starts four with dev/lib/nodes.sh (needs root and iproute2)");
+  static void needsTcpdump() {
     assumeTrue(
         Sdm.works("tcpdump", "--version"),
         "tcpdump is not installed (dev/test installs it as root with apt-get)");
-    nodes = Sdm.exclusive("nodes");
-  }
-
-  @AfterAll
-  static void releaseTheNodes() throws Exception {
-    if (nodes != null) {
-      nodes.close();
-    }
-  }
-
-  @AfterEach
-  void nothingIsLeftBehind() throws Exception {
-    Sdm.assertNothingLeftBehind();
   }
 
   @ParameterizedTest
