@@ -499,15 +499,15 @@ final class Sdm {
         }
         try {
           String cmdline = Files.readString(p.resolve("cmdline")).replace('\0', ' ');
-          if (!ours(Long.parseLong(p.getFileName().toString()))) {
-            continue;
-          }
-          if (cmdline.contains("--interpreter=mi3")
-              || cmdline.contains(BUILT.toString())
-              || cmdline.contains(Main.class.getName() + " agent")
-              || cmdline.contains(JAR + " connect")
-              || cmdline.contains(JAR + " listen")
-              || cmdline.contains(JAR + " relay")) {
+          boolean watched =
+              cmdline.contains("--interpreter=mi3")
+                  || cmdline.contains(BUILT.toString())
+                  || cmdline.contains(Main.class.getName() + " agent")
+                  || cmdline.contains(JAR + " connect")
+                  || cmdline.contains(JAR + " listen")
+                  || cmdline.contains(JAR + " relay");
+          // The environment is read only for those: the check polls every 100 ms.
+          if (watched && ours(Long.parseLong(p.getFileName().toString()))) {
             found.add(p.getFileName() + ": " + cmdline);
           }
         } catch (IOException e) {

@@ -45,9 +45,6 @@ public final class GdbDriver implements AutoCloseable {
    */
   public static final Set<String> WITHHELD_ENVIRONMENT = Set.of("SDM_SECRET", "SDM_KEYSTORE");
 
-  /** How long {@link #closeAsync} lets gdb detach and exit before it kills gdb with SIGKILL. */
-  static final long EXIT_GRACE_MS = GdbProcess.EXIT_GRACE_MS;
-
   private final GdbProcess gdb;
   private final MiChannel channel;
   private final ProgramTerminals terminals;
@@ -228,8 +225,8 @@ public final class GdbDriver implements AutoCloseable {
    * #close} detaches from it (gdb removes its breakpoints and lets it go), gdb's death leaves it to
    * the kernel (which lets a tracee go when its tracer dies) and the JVM's exit detaches as close
    * does. A gdb killed with SIGKILL while its program runs with breakpoints inserted leaves the
-   * program to die of the next SIGTRAP: so close kills gdb only after {@link #EXIT_GRACE_MS}, when
-   * it has had time to detach.
+   * program to die of the next SIGTRAP: so close kills gdb only after {@link
+   * GdbProcess#EXIT_GRACE_MS}, when it has had time to detach.
    */
   void leaveProgramRunning() {
     leaveProgram = true;
@@ -255,9 +252,10 @@ public final class GdbDriver implements AutoCloseable {
 
   /**
    * Ends gdb and the program: asks gdb to exit ({@code -gdb-exit}), kills it with SIGKILL if it has
-   * not exited after {@link #EXIT_GRACE_MS}, and kills the program if it is still there. A program
-   * gdb {@linkplain #leaveProgramRunning attached to} is detached ({@code -target-detach}) first
-   * instead. Never SIGTERM (see {@link GdbProcess}). Completes when gdb is gone; never fails.
+   * not exited after {@link GdbProcess#EXIT_GRACE_MS}, and kills the program if it is still there.
+   * A program gdb {@linkplain #leaveProgramRunning attached to} is detached ({@code
+   * -target-detach}) first instead. Never SIGTERM (see {@link GdbProcess}). Completes when gdb is
+   * gone; never fails.
    */
   public CompletableFuture<Void> closeAsync() {
     if (channel.beginClosing()) {
@@ -278,7 +276,7 @@ public final class GdbDriver implements AutoCloseable {
   @Override
   public void close() {
     try {
-      closeAsync().get(EXIT_GRACE_MS + 4_000, TimeUnit.MILLISECONDS);
+      closeAsync().get(GdbProcess.EXIT_GRACE_MS + 4_000, TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       gdb.kill();
       killPrograms();

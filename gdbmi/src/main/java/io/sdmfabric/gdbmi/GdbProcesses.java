@@ -153,7 +153,7 @@ final class GdbProcesses {
       // gdb goes on for its other programs: let this one go now.
       try {
         link.send(MiCommands.detach(inferior.whole()))
-            .get(GdbDriver.EXIT_GRACE_MS, TimeUnit.MILLISECONDS);
+            .get(GdbProcess.EXIT_GRACE_MS, TimeUnit.MILLISECONDS);
       } catch (Exception e) {
         // gdb has ended, or the program has: nothing is held any more.
       }
