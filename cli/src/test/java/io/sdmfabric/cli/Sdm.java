@@ -365,11 +365,21 @@ final class Sdm {
     return runWithEnv(Map.of(), input, args);
   }
 
-  /** The command line that runs {@code sdm ARGS}: this JVM's java running the fat jar. */
+  /**
+   * The command line that runs {@code sdm ARGS}: this JVM's java running the fat jar, with the
+   * jar's class-data archive as {@code ./sdm} runs it.
+   */
   static List<String> command(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(java(), "-jar", JAR.toString()));
+    List<String> cmd = new ArrayList<>(List.of(java()));
+    cmd.addAll(Archive.OPTIONS);
+    cmd.addAll(List.of("-jar", JAR.toString()));
     cmd.addAll(List.of(args));
     return cmd;
+  }
+
+  /** The archive's options, found or recorded once, when a first test runs sdm. */
+  private static final class Archive {
+    static final List<String> OPTIONS = ClassDataArchive.options(JAR);
   }
 
   /** The java command of this JVM. */
