@@ -471,7 +471,9 @@ final class Sdm {
       p.getOutputStream().write(input.getBytes(StandardCharsets.UTF_8));
       p.getOutputStream().close();
       if (!p.waitFor(3, TimeUnit.MINUTES)) {
-        throw new AssertionError("sdm did not end within 3 minutes:\n" + Files.readString(out));
+        throw new AssertionError(
+            "sdm did not end within 3 minutes:\n"
+                + new Result(-1, Files.readString(out), Files.readString(err)));
       }
       return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
     } finally {
