@@ -1,5 +1,6 @@
 package io.sdmfabric.frontend;
 
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.SessionClient;
 import java.util.List;
@@ -34,7 +35,7 @@ public final class AttachWorkflow {
     console.recordStops(attached);
     RankSet others = RankSet.all(size).minus(attached);
     if (!others.isEmpty()) {
-      console.table().put(others, ProcessTable.State.DETACHED, notAttached);
+      console.table().put(others, ProcessState.DETACHED, notAttached);
       console.focus(attached);
       renderer.info(
           "attached to ranks "
@@ -53,9 +54,9 @@ public final class AttachWorkflow {
     ProcessTable table = console.table();
     RankSet still =
         table
-            .ranksIn(ProcessTable.State.STOPPED, attached)
-            .union(table.ranksIn(ProcessTable.State.RUNNING, attached))
-            .union(table.ranksIn(ProcessTable.State.NOT_STARTED, attached));
+            .ranksIn(ProcessState.STOPPED, attached)
+            .union(table.ranksIn(ProcessState.RUNNING, attached))
+            .union(table.ranksIn(ProcessState.NOT_STARTED, attached));
     if (!still.isEmpty()) {
       console.detach(still);
     }

@@ -3,6 +3,7 @@ package io.sdmfabric.frontend;
 import io.sdmfabric.frontend.ConsoleCommand.Simple;
 import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.Failures;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.model.WatchKind;
@@ -253,7 +254,7 @@ public final class Console {
   private void detach(String word, RankSet ranks) throws InterruptedException {
     for (RankReply r : call(word, "", ranks, Commands.detach())) {
       if (r.reply() instanceof Reply.Detached) {
-        table.put(r.ranks(), ProcessTable.State.DETACHED, "");
+        table.put(r.ranks(), ProcessState.DETACHED, "");
       }
     }
   }
@@ -268,12 +269,12 @@ public final class Console {
     for (RankReply r : exchange(ranks, Commands.listFrames())) {
       Reply reply = r.reply();
       if (reply instanceof Reply.Frames f && !f.frames().isEmpty()) {
-        table.put(r.ranks(), ProcessTable.State.STOPPED, f.frames().get(0).describe());
+        table.put(r.ranks(), ProcessState.STOPPED, f.frames().get(0).describe());
       } else if (reply instanceof Reply.Lost) {
         table.apply(r);
       } else if (reply instanceof Reply.Failure f) {
         // An error, or frames a peer sent malformed: where the rank is, sdm cannot say.
-        table.put(r.ranks(), ProcessTable.State.ERROR, f.message());
+        table.put(r.ranks(), ProcessState.ERROR, f.message());
       }
     }
   }
@@ -292,7 +293,7 @@ public final class Console {
       throws InterruptedException {
     RankSet.Builder stopped = RankSet.builder();
     rows.stream()
-        .filter(r -> r.state() == ProcessTable.State.STOPPED)
+        .filter(r -> r.state() == ProcessState.STOPPED)
         .forEach(r -> stopped.addAll(r.ranks()));
     RankSet asked = stopped.build();
     if (asked.isEmpty()) {
@@ -302,7 +303,7 @@ public final class Console {
     return rows.stream()
         .map(
             row -> {
-              if (row.state() != ProcessTable.State.STOPPED) {
+              if (row.state() != ProcessState.STOPPED) {
                 return row;
               }
               long threads = 0;
@@ -335,7 +336,7 @@ public final class Console {
    * wait for are; the ranks that are not stopped are not asked.
    */
   private void mpiWaits(String word, RankSet ranks) throws InterruptedException {
-    RankSet stopped = table.ranksIn(ProcessTable.State.STOPPED, ranks);
+    RankSet stopped = table.ranksIn(ProcessState.STOPPED, ranks);
     if (stopped.isEmpty()) {
       renderer.error(
           ranks,

@@ -3,6 +3,7 @@ package io.sdmfabric.frontend;
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.MpiWait;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
@@ -250,7 +251,7 @@ public final class JsonRenderer implements Renderer {
       Map<String, Object> row =
           Json.object("state", r.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
       if (!r.location().isEmpty()) {
-        row.put(r.state() == ProcessTable.State.ERROR ? "message" : "location", r.location());
+        row.put(r.state() == ProcessState.ERROR ? "message" : "location", r.location());
       }
       if (r.threads() > 0) {
         row.put("threads", r.threads());

@@ -1,5 +1,8 @@
 package io.sdmfabric.frontend;
 
+import io.sdmfabric.model.DebugJob;
+import io.sdmfabric.model.ModelListener;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.Reply;
@@ -12,30 +15,20 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the front-end knows of each rank's state: not started, running, stopped (and where), exited,
- * detached (its process runs on without a debugger), lost (its server is gone), or in error (its
- * debugger ended on its own, and why). Detached, lost and error are final, but a rank that is
- * detached or in error can still be lost. Fed with the session's events; answers {@code procs} and
- * {@code wait}. Thread-safe: events arrive on the session's thread, questions on the console's.
+ * The front-end's model of its session's job: each rank's state ({@link ProcessState}) and place in
+ * the model's {@link DebugJob}, fed with the session's events, and the views of it that {@code
+ * procs}, {@code wait}, the JSON stream and the debug adapter's threads show. A rank moves only as
+ * {@link ProcessState} allows, so that an event that comes late (the exit of a rank already lost)
+ * changes nothing. Thread-safe: events arrive on the session's thread, questions on the console's;
+ * the job's listeners are told of each change on the thread that made it, under this table's lock.
  */
 public final class ProcessTable {
-
-  /** A rank's state. */
-  public enum State {
-    NOT_STARTED,
-    RUNNING,
-    STOPPED,
-    EXITED,
-    DETACHED,
-    LOST,
-    ERROR
-  }
 
   /**
    * Ranks in the same state at the same place ({@code location}: why, for {@code ERROR}), with the
    * number of their threads when it was asked ({@code procs} asks the stopped ranks), else 0.
    */
-  public record Row(State state, String location, RankSet ranks, long threads) {
+  public record Row(ProcessState state, String location, RankSet ranks, long threads) {
     public Row {
       Objects.requireNonNull(state, "state");
       Objects.requireNonNull(location, "location");
@@ -43,7 +36,7 @@ public final class ProcessTable {
     }
 
     /** A row whose threads were not counted. */
-    public Row(State state, String location, RankSet ranks) {
+    public Row(ProcessState state, String location, RankSet ranks) {
       this(state, location, ranks, 0);
     }
 
@@ -53,50 +46,48 @@ public final class ProcessTable {
     }
   }
 
-  private final State[] states;
-  private final String[] locations;
+  private final int size;
+  private final DebugJob job = new DebugJob("job");
 
   /** A table of {@code size} ranks, none started. */
   public ProcessTable(int size) {
-    states = new State[size];
-    locations = new String[size];
-    java.util.Arrays.fill(states, State.NOT_STARTED);
-    java.util.Arrays.fill(locations, "");
+    this.size = size;
+    job.addProcesses(RankSet.all(size));
+  }
+
+  /**
+   * Tells {@code listener} of every change to the job's ranks from now on ({@link
+   * DebugJob#addChildListener}), under this table's lock.
+   */
+  public synchronized void listen(ModelListener listener) {
+    job.addChildListener(listener);
   }
 
   /**
    * Marks ranks running, before the command that resumes them goes out: their stop can then only
    * come later. (The session's own "running" events are not used: merged with other ranks' events
-   * they may arrive after a quick rank's stop.)
+   * they may arrive after a quick rank's stop.) Only stopped and not started ranks can run.
    */
   public synchronized void markRunning(RankSet ranks) {
-    ranks.forEach(
-        r -> {
-          if (r < states.length && (states[r] == State.STOPPED || states[r] == State.NOT_STARTED)) {
-            states[r] = State.RUNNING;
-            locations[r] = "";
-          }
-        });
+    job.move(ranks, ProcessState.RUNNING, "");
     notifyAll();
   }
 
-  /** Puts ranks whose resume failed back to stopped, where they were. */
+  /** Puts ranks whose resume failed back where they were in {@code before}. */
   public synchronized void resumeFailed(RankSet ranks, ProcessTable before) {
-    ranks.forEach(
-        r -> {
-          if (r < states.length && states[r] == State.RUNNING) {
-            states[r] = before.states[r];
-            locations[r] = before.locations[r];
-          }
-        });
+    RankSet running = ranksIn(ProcessState.RUNNING, ranks);
+    for (Row row : before.rows(running)) {
+      job.move(row.ranks(), row.state(), row.location());
+    }
     notifyAll();
   }
 
   /** A copy of the table as it is now. */
   public synchronized ProcessTable snapshot() {
-    ProcessTable copy = new ProcessTable(states.length);
-    System.arraycopy(states, 0, copy.states, 0, states.length);
-    System.arraycopy(locations, 0, copy.locations, 0, locations.length);
+    ProcessTable copy = new ProcessTable(size);
+    for (Row row : rows(RankSet.all(size))) {
+      copy.job.move(row.ranks(), row.state(), row.location());
+    }
     return copy;
   }
 
@@ -107,15 +98,17 @@ public final class ProcessTable {
   public synchronized void apply(RankReply event) {
     Reply r = event.reply();
     if (r instanceof Reply.Stopped s) {
-      set(event.ranks(), State.STOPPED, s.frame().describe());
+      job.move(event.ranks(), ProcessState.STOPPED, s.frame().describe());
     } else if (r instanceof Reply.Exited x) {
       String how =
           x.statusLost()
               ? "exit status unknown"
               : x.signal().isEmpty() ? "exit code " + x.code() : "signal " + x.signal();
-      set(event.ranks(), State.EXITED, how);
+      job.move(event.ranks(), ProcessState.EXITED, how);
     } else if (r instanceof Reply.DebuggerEnded d) {
-      set(event.ranks(), State.ERROR, d.reason());
+      // The first reason stands: a rank's debugger ends once.
+      job.move(
+          event.ranks().minus(job.ranksIn(ProcessState.ERROR)), ProcessState.ERROR, d.reason());
     } else if (r instanceof Reply.Lost) {
       lose(event.ranks());
     }
@@ -124,43 +117,22 @@ public final class ProcessTable {
 
   /**
    * Records ranks' state as the front-end learned it outside the session's events: stopped where an
-   * attach left them, detached, or in error. Lost ranks stay lost.
+   * attach left them, detached, or in error.
    */
-  public synchronized void put(RankSet ranks, State state, String location) {
-    Objects.requireNonNull(state, "state");
-    Objects.requireNonNull(location, "location");
-    ranks.forEach(
-        r -> {
-          if (r < states.length && states[r] != State.LOST) {
-            states[r] = state;
-            locations[r] = location;
-          }
-        });
+  public synchronized void put(RankSet ranks, ProcessState state, String location) {
+    job.move(ranks, Objects.requireNonNull(state, "state"), location);
     notifyAll();
   }
 
-  /** Marks ranks lost (their server is gone). */
+  /** Marks ranks lost (their server is gone); an exited rank stays exited. */
   public synchronized void lose(RankSet ranks) {
-    ranks.forEach(
-        r -> {
-          if (r < states.length) {
-            states[r] = State.LOST;
-            locations[r] = "";
-          }
-        });
+    job.move(ranks, ProcessState.LOST, "");
     notifyAll();
   }
 
   /** The ranks of {@code among} that are in {@code state}. */
-  public synchronized RankSet ranksIn(State state, RankSet among) {
-    RankSet.Builder b = RankSet.builder();
-    among.forEach(
-        r -> {
-          if (r < states.length && states[r] == state) {
-            b.add(r);
-          }
-        });
-    return b.build();
+  public synchronized RankSet ranksIn(ProcessState state, RankSet among) {
+    return job.ranksIn(state).intersect(among);
   }
 
   /**
@@ -173,7 +145,7 @@ public final class ProcessTable {
     long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     long start = System.nanoTime();
     while (true) {
-      RankSet running = ranksIn(State.RUNNING, ranks);
+      RankSet running = ranksIn(ProcessState.RUNNING, ranks);
       // Elapsed rather than a deadline: a timeout near Long.MAX_VALUE cannot overflow.
       long leftNanos = timeoutNanos - (System.nanoTime() - start);
       if (running.isEmpty() || leftNanos <= 0) {
@@ -185,33 +157,14 @@ public final class ProcessTable {
 
   /** The rows of {@code procs}: ranks grouped by state and place, in order of their first rank. */
   public synchronized List<Row> rows(RankSet among) {
-    Map<String, RankSet.Builder> groups = new LinkedHashMap<>();
-    Map<String, Row> keys = new LinkedHashMap<>();
-    among.forEach(
-        r -> {
-          if (r < states.length) {
-            String key = states[r] + "\u0000" + locations[r];
-            groups.computeIfAbsent(key, k -> RankSet.builder()).add(r);
-            keys.putIfAbsent(key, new Row(states[r], locations[r], RankSet.empty()));
-          }
-        });
     List<Row> rows = new ArrayList<>();
-    groups.forEach(
-        (k, b) -> rows.add(new Row(keys.get(k).state(), keys.get(k).location(), b.build())));
+    for (ProcessState state : ProcessState.values()) {
+      Map<String, RankSet.Builder> places = new LinkedHashMap<>();
+      ranksIn(state, among)
+          .forEach(r -> places.computeIfAbsent(job.place(r), p -> RankSet.builder()).add(r));
+      places.forEach((place, ranks) -> rows.add(new Row(state, place, ranks.build())));
+    }
     rows.sort(Comparator.comparingInt(row -> row.ranks().first()));
     return rows;
-  }
-
-  private void set(RankSet ranks, State state, String location) {
-    ranks.forEach(
-        r -> {
-          if (r < states.length
-              && states[r] != State.LOST
-              && states[r] != State.ERROR
-              && states[r] != State.DETACHED) {
-            states[r] = state;
-            locations[r] = location;
-          }
-        });
   }
 }

@@ -1,5 +1,6 @@
 package io.sdmfabric.frontend;
 
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.SessionClient;
@@ -27,7 +28,7 @@ public final class RunningJobStacks {
       SessionClient session, RankSet attached, int count, Duration interval) throws Exception {
     ProcessTable table = new ProcessTable(session.size());
     session.subscribe(table::apply);
-    table.put(attached, ProcessTable.State.STOPPED, "attached");
+    table.put(attached, ProcessState.STOPPED, "attached");
     try {
       return StackSnapshot.sample(session, table, attached, count, interval);
     } finally {

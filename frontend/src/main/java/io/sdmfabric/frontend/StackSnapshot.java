@@ -2,6 +2,7 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.LaunchSpec;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.wire.Commands;
@@ -102,12 +103,12 @@ public record StackSnapshot(
       throws Exception {
     StackSamples samples = new StackSamples();
     for (int i = 0; i < count; i++) {
-      RankSet running = table.ranksIn(ProcessTable.State.RUNNING, ranks);
+      RankSet running = table.ranksIn(ProcessState.RUNNING, ranks);
       if (!running.isEmpty()) {
         call(session, Commands.suspend(), running);
         table.awaitNotRunning(running, STOP_LIMIT.toMillis());
       }
-      RankSet stopped = table.ranksIn(ProcessTable.State.STOPPED, ranks);
+      RankSet stopped = table.ranksIn(ProcessState.STOPPED, ranks);
       samples.add(stopped.isEmpty() ? List.of() : call(session, Commands.listAllStacks(), stopped));
       if (i < count - 1 && !stopped.isEmpty()) {
         table.markRunning(stopped);
@@ -115,7 +116,7 @@ public record StackSnapshot(
         Thread.sleep(interval.toMillis());
       }
     }
-    RankSet stopped = table.ranksIn(ProcessTable.State.STOPPED, ranks);
+    RankSet stopped = table.ranksIn(ProcessState.STOPPED, ranks);
     Optional<MpiWaitGraph> waits = Optional.empty();
     if (!stopped.isEmpty()) {
       MpiWaitGraph graph =
@@ -127,7 +128,7 @@ public record StackSnapshot(
       }
     }
     List<ProcessTable.Row> others =
-        table.rows(ranks).stream().filter(r -> r.state() != ProcessTable.State.STOPPED).toList();
+        table.rows(ranks).stream().filter(r -> r.state() != ProcessState.STOPPED).toList();
     return new StackSnapshot(samples, others, waits);
   }
 
@@ -146,7 +147,7 @@ public record StackSnapshot(
     RankSet placed = RankSet.empty();
     List<ProcessTable.Row> out = new ArrayList<>();
     for (Map.Entry<String, RankSet> p : places.entrySet()) {
-      out.add(new ProcessTable.Row(ProcessTable.State.STOPPED, p.getKey(), p.getValue()));
+      out.add(new ProcessTable.Row(ProcessState.STOPPED, p.getKey(), p.getValue()));
       placed = placed.union(p.getValue());
     }
     for (ProcessTable.Row r : rows) {

@@ -3,6 +3,7 @@ package io.sdmfabric.frontend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
@@ -111,8 +112,8 @@ class ConsoleTest {
     console.recordStops(RankSet.all(4));
     assertEquals(
         List.of(
-            new ProcessTable.Row(ProcessTable.State.STOPPED, SLEEP.describe(), RankSet.range(0, 3)),
-            new ProcessTable.Row(ProcessTable.State.ERROR, NOT_ATTACHED, RankSet.of(3))),
+            new ProcessTable.Row(ProcessState.STOPPED, SLEEP.describe(), RankSet.range(0, 3)),
+            new ProcessTable.Row(ProcessState.ERROR, NOT_ATTACHED, RankSet.of(3))),
         console.table().rows(RankSet.all(4)));
     assertEquals("", out.toString(StandardCharsets.UTF_8));
   }
@@ -137,8 +138,7 @@ class ConsoleTest {
     console.detach(RankSet.range(1, 4));
     assertEquals(
         List.of(CommandBody.KindCase.LIST_FRAMES, CommandBody.KindCase.DETACH), session.calls);
-    assertEquals(
-        RankSet.of(1, 2), console.table().ranksIn(ProcessTable.State.DETACHED, RankSet.all(4)));
+    assertEquals(RankSet.of(1, 2), console.table().ranksIn(ProcessState.DETACHED, RankSet.all(4)));
     String shown = out.toString(StandardCharsets.UTF_8);
     assertEquals(
         List.of("[3] error: " + NOT_ATTACHED, "[1,2] detached"), shown.lines().toList(), shown);
@@ -166,8 +166,7 @@ class ConsoleTest {
   void aRankLostEventIsShownAsAnErrorAndMarksTheRanksLost() throws Exception {
     console.recordStops(RankSet.all(4));
     session.events.publish(new RankReply(RankSet.of(1, 2), EventBodies.rankLost()));
-    assertEquals(
-        RankSet.of(1, 2), console.table().ranksIn(ProcessTable.State.LOST, RankSet.all(4)));
+    assertEquals(RankSet.of(1, 2), console.table().ranksIn(ProcessState.LOST, RankSet.all(4)));
     assertEquals(
         List.of("[1,2] error: rank lost"), out.toString(StandardCharsets.UTF_8).lines().toList());
   }
@@ -178,10 +177,8 @@ class ConsoleTest {
     console.execute("[1-3] detach");
     assertEquals(
         List.of(CommandBody.KindCase.LIST_FRAMES, CommandBody.KindCase.DETACH), session.calls);
-    assertEquals(
-        RankSet.of(1, 2), console.table().ranksIn(ProcessTable.State.DETACHED, RankSet.all(4)));
-    assertEquals(
-        RankSet.of(0), console.table().ranksIn(ProcessTable.State.STOPPED, RankSet.all(4)));
+    assertEquals(RankSet.of(1, 2), console.table().ranksIn(ProcessState.DETACHED, RankSet.all(4)));
+    assertEquals(RankSet.of(0), console.table().ranksIn(ProcessState.STOPPED, RankSet.all(4)));
     String shown = out.toString(StandardCharsets.UTF_8);
     assertEquals(
         List.of("[3] error: " + NOT_ATTACHED, "[1,2] detached"), shown.lines().toList(), shown);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.model.MpiWait;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
@@ -89,7 +90,7 @@ class MpiWaitGraphTest {
                 reply(RankSet.of(3), MpiWait.IDLE)),
             List.of(
                 new ProcessTable.Row(
-                    ProcessTable.State.STOPPED, "compute at solver.c:88", RankSet.of(3))));
+                    ProcessState.STOPPED, "compute at solver.c:88", RankSet.of(3))));
     assertEquals(
         String.join(
             "\n",
@@ -113,7 +114,7 @@ class MpiWaitGraphTest {
                 reply(RankSet.of(size - 1), MpiWait.IDLE)),
             List.of(
                 new ProcessTable.Row(
-                    ProcessTable.State.STOPPED, "compute at solver.c:88", RankSet.of(size - 1))));
+                    ProcessState.STOPPED, "compute at solver.c:88", RankSet.of(size - 1))));
     assertEquals(
         List.of(
             new MpiWaitGraph.Blocker(
@@ -171,7 +172,7 @@ class MpiWaitGraphTest {
                     p2p("MPI_Recv", new MpiWait.Peer(MpiWait.Peer.ANY, -1, "MPI_Recv"))),
                 reply(RankSet.of(1, 2), send(0, 1)),
                 reply(RankSet.of(3), MpiWait.IDLE)),
-            List.of(new ProcessTable.Row(ProcessTable.State.EXITED, "exit code 0", RankSet.of(3))));
+            List.of(new ProcessTable.Row(ProcessState.EXITED, "exit code 0", RankSet.of(3))));
     assertEquals(RankSet.of(1, 2, 3), graph.waitsFor(0));
     assertEquals(RankSet.empty(), graph.deadlocked());
     assertTrue(

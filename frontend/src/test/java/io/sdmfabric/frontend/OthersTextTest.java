@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
@@ -100,7 +101,7 @@ class OthersTextTest {
     }
     r.stacks(StackTree.of(List.of(FRAME), RANK));
     r.procs(
-        List.of(new ProcessTable.Row(ProcessTable.State.ERROR, NASTY, RANK)),
+        List.of(new ProcessTable.Row(ProcessState.ERROR, NASTY, RANK)),
         io.sdmfabric.wire.SessionClient.Started.SHIM);
     r.error(RANK, NASTY);
     r.error(RankSet.empty(), NASTY);

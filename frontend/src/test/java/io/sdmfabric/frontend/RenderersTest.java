@@ -3,6 +3,7 @@ package io.sdmfabric.frontend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sdmfabric.model.DebugEvent;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
@@ -27,8 +28,8 @@ class RenderersTest {
       new RankReply(RankSet.of(3), EventBodies.event(new DebugEvent.DebuggerEnded(WHY)));
   private static final List<ProcessTable.Row> ROWS =
       List.of(
-          new ProcessTable.Row(ProcessTable.State.EXITED, "exit code 0", RankSet.of(0, 1, 2)),
-          new ProcessTable.Row(ProcessTable.State.ERROR, WHY, RankSet.of(3)));
+          new ProcessTable.Row(ProcessState.EXITED, "exit code 0", RankSet.of(0, 1, 2)),
+          new ProcessTable.Row(ProcessState.ERROR, WHY, RankSet.of(3)));
 
   private static String render(Function<PrintStream, Renderer> make, RankReply event) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -3,6 +3,7 @@ package io.sdmfabric.frontend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.StackTree;
 import java.util.List;
@@ -31,13 +32,13 @@ class StackSnapshotTest {
             .build();
     List<ProcessTable.Row> rows =
         List.of(
-            new ProcessTable.Row(ProcessTable.State.STOPPED, "??", RankSet.of(0, 1, 2, 3)),
-            new ProcessTable.Row(ProcessTable.State.EXITED, "exit code 0", RankSet.of(4)));
+            new ProcessTable.Row(ProcessState.STOPPED, "??", RankSet.of(0, 1, 2, 3)),
+            new ProcessTable.Row(ProcessState.EXITED, "exit code 0", RankSet.of(4)));
     assertEquals(
         List.of(
-            new ProcessTable.Row(ProcessTable.State.STOPPED, "PMPI_Allreduce", RankSet.of(0, 1, 2)),
-            new ProcessTable.Row(ProcessTable.State.STOPPED, "compute at app.c:10", RankSet.of(3)),
-            new ProcessTable.Row(ProcessTable.State.EXITED, "exit code 0", RankSet.of(4))),
+            new ProcessTable.Row(ProcessState.STOPPED, "PMPI_Allreduce", RankSet.of(0, 1, 2)),
+            new ProcessTable.Row(ProcessState.STOPPED, "compute at app.c:10", RankSet.of(3)),
+            new ProcessTable.Row(ProcessState.EXITED, "exit code 0", RankSet.of(4))),
         StackSnapshot.mainThreadPlaces(tree, rows));
   }
 }

@@ -28,25 +28,6 @@ public final class Attributes {
           "Directory the processes start in",
           "");
 
-  /** Exit status of a process in {@link ProcessState#EXITED}, 0 to 255. */
-  public static final AttributeDefinition<Integer> EXIT_CODE =
-      new AttributeDefinition<>(
-          "exitCode", Integer.class, "Exit code", "Exit status of a process that exited", -1);
-
-  /** Name of the signal that ended a process in {@link ProcessState#EXITED_SIGNALLED}. */
-  public static final AttributeDefinition<String> SIGNAL_NAME =
-      new AttributeDefinition<>(
-          "signalName",
-          String.class,
-          "Signal",
-          "Name of the signal that terminated the process, e.g. SIGSEGV",
-          "");
-
-  /** Where a suspended process stopped, as {@code file:line} or a function name. */
-  public static final AttributeDefinition<String> LOCATION =
-      new AttributeDefinition<>(
-          "location", String.class, "Location", "Where the process is stopped", "");
-
   /** Host name of a compute node or of the node a process runs on. */
   public static final AttributeDefinition<String> HOST =
       new AttributeDefinition<>("host", String.class, "Host", "Host name", "");

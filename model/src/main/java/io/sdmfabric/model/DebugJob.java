@@ -18,11 +18,14 @@ import org.roaringbitmap.RoaringBitmap;
  * <p>Built for a million ranks: processes are held in an array indexed by rank (so memory grows
  * with the highest rank, which for MPI is the job size minus one), the job keeps a rank set per
  * {@link ProcessState} so that {@link #ranksIn} costs no scan, and bulk operations ({@link
- * #addProcesses}, {@link #setProcessStates}) produce one event for the job's child listeners
- * instead of one per rank.
+ * #addProcesses}, {@link #move}) produce one event for the job's child listeners instead of one per
+ * rank. Each process has a place besides its state: where it stopped, how it exited, why it is in
+ * error; ranks in one state at one place are one row of {@code procs} and one thread of the debug
+ * adapter.
  *
- * <p>A new job is {@link JobState#PENDING}, a new process {@link ProcessState#STARTING}, a new node
- * {@link NodeState#UNKNOWN}. The job's state is never derived from its processes; the session sets
+ * <p>A new job is {@link JobState#PENDING}, a new process {@link ProcessState#NOT_STARTED}, a new
+ * node {@link NodeState#UNKNOWN}. A process may be added before its node is known ({@link
+ * #addProcesses(RankSet)}). The job's state is never derived from its processes; the session sets
  * it. Threading follows {@link ModelElement}: confined to one owner, no locks.
  */
 public final class DebugJob extends ModelElement<JobState> {
@@ -35,6 +38,7 @@ public final class DebugJob extends ModelElement<JobState> {
       new EnumMap<>(ProcessState.class);
   private final ListenerList childListeners = new ListenerList();
   private DebugProcess[] processes = new DebugProcess[0];
+  private String[] places = new String[0];
 
   /**
    * A job without nodes or processes, in state {@link JobState#PENDING}.
@@ -92,7 +96,7 @@ public final class DebugJob extends ModelElement<JobState> {
 
   /**
    * Adds the process of {@code rank}, running on the existing node {@code nodeName}, in state
-   * {@link ProcessState#STARTING}, and tells the child listeners with {@link
+   * {@link ProcessState#NOT_STARTED}, and tells the child listeners with {@link
    * ModelEvent.ChildAdded}.
    *
    * @throws IllegalArgumentException if the rank is negative or taken, or the node unknown
@@ -106,7 +110,7 @@ public final class DebugJob extends ModelElement<JobState> {
 
   /**
    * Adds the processes of {@code ranks}, all running on the existing node {@code nodeName}, in
-   * state {@link ProcessState#STARTING}, and tells the child listeners with one {@link
+   * state {@link ProcessState#NOT_STARTED}, and tells the child listeners with one {@link
    * ModelEvent.ProcessesAdded}. Adds nothing if any rank is already taken.
    *
    * @throws IllegalArgumentException if a rank is taken or the node unknown
@@ -115,10 +119,25 @@ public final class DebugJob extends ModelElement<JobState> {
     addProcesses(nodeName, ranks, true);
   }
 
+  /**
+   * Adds the processes of {@code ranks}, on no node yet, in state {@link ProcessState#NOT_STARTED},
+   * and tells the child listeners with one {@link ModelEvent.ProcessesAdded} (its node name empty).
+   * Adds nothing if any rank is already taken.
+   *
+   * @throws IllegalArgumentException if a rank is taken
+   */
+  public void addProcesses(RankSet ranks) {
+    addProcesses(NO_NODE, ranks, true);
+  }
+
+  /** The node name of a process whose node is not known. */
+  private static final String NO_NODE = "";
+
   private void addProcesses(String nodeName, RankSet ranks, boolean fireBulk) {
     Objects.requireNonNull(nodeName, "nodeName");
     Objects.requireNonNull(ranks, "ranks");
-    RoaringBitmap onNode = ranksByNode.get(nodeName);
+    RoaringBitmap onNode =
+        nodeName.equals(NO_NODE) ? new RoaringBitmap() : ranksByNode.get(nodeName);
     if (onNode == null) {
       throw new IllegalArgumentException("job " + id + " has no node " + nodeName);
     }
@@ -134,11 +153,14 @@ public final class DebugJob extends ModelElement<JobState> {
       // Doubling keeps one-by-one registration of N ranks linear overall.
       int capacity = (int) Math.min(Integer.MAX_VALUE, Math.max(needed, 2L * processes.length));
       processes = Arrays.copyOf(processes, capacity);
+      int from = places.length;
+      places = Arrays.copyOf(places, capacity);
+      Arrays.fill(places, from, capacity, "");
     }
     ranks.forEach(rank -> processes[rank] = new DebugProcess(this, rank, nodeName));
     allRanks.or(ranks.bitmap());
     onNode.or(ranks.bitmap());
-    ranksByState.get(ProcessState.STARTING).or(ranks.bitmap());
+    ranksByState.get(ProcessState.NOT_STARTED).or(ranks.bitmap());
     if (fireBulk) {
       childListeners.fire(new ModelEvent.ProcessesAdded(this, nodeName, ranks));
     }
@@ -170,38 +192,50 @@ public final class DebugJob extends ModelElement<JobState> {
   }
 
   /**
-   * Moves the processes of {@code ranks} to {@code to}, all or none. Ranks already in {@code to}
-   * stay as they are. After every state is updated, the processes' own listeners receive one {@link
-   * ModelEvent.StateChanged} each (only processes that have listeners, so the cost stays linear in
-   * the ranks and small), then the job's child listeners receive one {@link
-   * ModelEvent.ProcessStatesChanged}.
-   *
-   * @return the ranks whose state changed
-   * @throws IllegalArgumentException if a rank has no process; nothing changes
-   * @throws IllegalStateTransitionException if any rank's state cannot move to {@code to}, naming
-   *     those ranks and their state; nothing changes
+   * The place of {@code rank}'s process: where it stopped, how it exited, why it is in error; empty
+   * when none was given, or for a rank without a process.
    */
-  public RankSet setProcessStates(RankSet ranks, ProcessState to) {
+  public String place(int rank) {
+    return rank >= 0 && rank < places.length && processes[rank] != null ? places[rank] : "";
+  }
+
+  /**
+   * Moves the processes of {@code ranks} that may move to {@code to} ({@link
+   * ProcessState#canMoveTo}) there, at {@code place}; ranks already in {@code to} take the new
+   * place. The others stay as they are: a report that comes late (a lost rank's exit) changes
+   * nothing. After every process is updated, the processes' own listeners receive one {@link
+   * ModelEvent.StateChanged} each for a change of state (only processes that have listeners, so the
+   * cost stays linear in the ranks and small), then the job's child listeners receive one {@link
+   * ModelEvent.ProcessesMoved} when anything changed.
+   *
+   * @return the ranks whose state or place changed
+   */
+  public RankSet move(RankSet ranks, ProcessState to, String place) {
     Objects.requireNonNull(ranks, "ranks");
     Objects.requireNonNull(to, "to");
-    RankSet missing = RankSet.adopt(RoaringBitmap.andNot(ranks.bitmap(), allRanks));
-    if (!missing.isEmpty()) {
-      throw new IllegalArgumentException("job " + id + " has no processes for ranks " + missing);
-    }
-    // Validate per state group, not per rank: at most seven bitmap intersections.
+    Objects.requireNonNull(place, "place");
+    RoaringBitmap asked = RoaringBitmap.and(ranks.bitmap(), allRanks);
+    // Per state group, not per rank: at most seven bitmap intersections.
     Map<ProcessState, RankSet> from = new EnumMap<>(ProcessState.class);
     for (ProcessState state : ProcessState.values()) {
-      if (state == to) {
-        continue;
-      }
-      RankSet inState = RankSet.adopt(RoaringBitmap.and(ranksByState.get(state), ranks.bitmap()));
-      if (inState.isEmpty()) {
-        continue;
-      }
       if (!state.canMoveTo(to)) {
-        throw new IllegalStateTransitionException(id + " ranks " + abbreviate(inState), state, to);
+        continue;
       }
-      from.put(state, inState);
+      RoaringBitmap inState = RoaringBitmap.and(ranksByState.get(state), asked);
+      if (state == to) {
+        // Those at another place only.
+        RoaringBitmap elsewhere = new RoaringBitmap();
+        inState.forEach(
+            (int rank) -> {
+              if (!places[rank].equals(place)) {
+                elsewhere.add(rank);
+              }
+            });
+        inState = elsewhere;
+      }
+      if (!inState.isEmpty()) {
+        from.put(state, RankSet.adopt(inState));
+      }
     }
     if (from.isEmpty()) {
       return RankSet.empty();
@@ -212,11 +246,18 @@ public final class DebugJob extends ModelElement<JobState> {
       RankSet part = group.getValue();
       ranksByState.get(group.getKey()).andNot(part.bitmap());
       target.or(part.bitmap());
-      part.forEach(rank -> processes[rank].state = to);
+      part.forEach(
+          rank -> {
+            processes[rank].state = to;
+            places[rank] = place;
+          });
       changed.addAll(part);
     }
     for (Map.Entry<ProcessState, RankSet> group : from.entrySet()) {
       ProcessState previous = group.getKey();
+      if (previous == to) {
+        continue;
+      }
       group
           .getValue()
           .forEach(
@@ -227,14 +268,8 @@ public final class DebugJob extends ModelElement<JobState> {
                 }
               });
     }
-    childListeners.fire(new ModelEvent.ProcessStatesChanged(this, from, to));
+    childListeners.fire(new ModelEvent.ProcessesMoved(this, from, to, place));
     return changed.build();
-  }
-
-  /** Keeps exception messages bounded for sparse sets of a million ranks. */
-  private static String abbreviate(RankSet ranks) {
-    String text = ranks.toString();
-    return text.length() <= 200 ? text : text.substring(0, 197) + "...";
   }
 
   /**

@@ -14,7 +14,7 @@ public final class DebugProcess extends ModelElement<ProcessState> {
   private final String nodeName;
 
   DebugProcess(DebugJob job, int rank, String nodeName) {
-    super(ProcessState.STARTING);
+    super(ProcessState.NOT_STARTED);
     this.job = job;
     this.rank = rank;
     this.nodeName = nodeName;
@@ -34,7 +34,7 @@ public final class DebugProcess extends ModelElement<ProcessState> {
     return rank;
   }
 
-  /** The name of the {@link ComputeNode} this process runs on. */
+  /** The name of the {@link ComputeNode} this process runs on; empty while it is not known. */
   public String nodeName() {
     return nodeName;
   }
@@ -44,6 +44,11 @@ public final class DebugProcess extends ModelElement<ProcessState> {
     return hasAttribute(Attributes.PID)
         ? OptionalInt.of(attribute(Attributes.PID))
         : OptionalInt.empty();
+  }
+
+  /** Where it stopped, how it exited, why it is in error ({@link DebugJob#place}). */
+  public String place() {
+    return job.place(rank);
   }
 
   @Override

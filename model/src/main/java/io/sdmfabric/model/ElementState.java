@@ -9,8 +9,9 @@ import java.util.Set;
  *
  * <p>Rules shared by all three: staying in the same state is always legal and is a no-op (no event
  * is fired), so that duplicate reports from the tree (a straggler repeating "exited") are harmless;
- * {@code UNKNOWN} may move to any state, because it only means "not yet reported"; nothing moves
- * back to {@code UNKNOWN}; a final state moves nowhere else.
+ * the first state ({@code UNKNOWN} of jobs and nodes, "not yet reported"; a process's {@code
+ * NOT_STARTED}) may move to any state; nothing moves back to {@code UNKNOWN}; a final state moves
+ * nowhere else.
  *
  * @param <S> the enum implementing this interface
  */

@@ -9,9 +9,8 @@ import java.util.Objects;
  * <p>Element listeners receive {@link StateChanged} and {@link AttributeChanged} for their element.
  * A job's child listeners receive {@link ChildAdded} and {@link ProcessesAdded} when processes or
  * nodes join, {@link StateChanged} when one child changes state, and a single {@link
- * ProcessStatesChanged} for a bulk change of many processes (see {@link
- * DebugJob#setProcessStates}), so that a million ranks stopping at a breakpoint is one event, not a
- * million.
+ * ProcessesMoved} for a change of many processes at once (see {@link DebugJob#move}), so that a
+ * million ranks stopping at a breakpoint is one event, not a million.
  */
 public sealed interface ModelEvent {
 
@@ -64,18 +63,21 @@ public sealed interface ModelEvent {
   }
 
   /**
-   * Many processes of {@code job} moved to {@code to} at once. {@code from} maps each previous
-   * state to the ranks that were in it; ranks that already were in {@code to} are not included.
+   * Processes of {@code job} moved to {@code to} at {@code place}, many at once. {@code from} maps
+   * each previous state to the ranks that were in it; ranks that were in {@code to} already are
+   * there when their place changed.
    */
-  record ProcessStatesChanged(DebugJob job, Map<ProcessState, RankSet> from, ProcessState to)
+  record ProcessesMoved(
+      DebugJob job, Map<ProcessState, RankSet> from, ProcessState to, String place)
       implements ModelEvent {
-    public ProcessStatesChanged {
+    public ProcessesMoved {
       Objects.requireNonNull(job, "job");
       from = Map.copyOf(from);
       Objects.requireNonNull(to, "to");
+      Objects.requireNonNull(place, "place");
     }
 
-    /** Every rank that changed state. */
+    /** Every rank that moved. */
     public RankSet ranks() {
       RankSet.Builder all = RankSet.builder();
       from.values().forEach(all::addAll);

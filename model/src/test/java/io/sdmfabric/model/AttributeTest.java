@@ -83,8 +83,8 @@ class AttributeTest {
   @Test
   void settingTheDefaultValueStillCountsAsSet() {
     DebugProcess process = newProcess();
-    process.setAttribute(Attributes.EXIT_CODE, -1);
-    assertTrue(process.hasAttribute(Attributes.EXIT_CODE));
+    process.setAttribute(Attributes.PID, -1);
+    assertTrue(process.hasAttribute(Attributes.PID));
   }
 
   @Test
@@ -118,13 +118,7 @@ class AttributeTest {
   void standardDefinitionsHaveDistinctIds() {
     List<AttributeDefinition<?>> all =
         List.of(
-            Attributes.PID,
-            Attributes.EXECUTABLE,
-            Attributes.WORKING_DIRECTORY,
-            Attributes.EXIT_CODE,
-            Attributes.SIGNAL_NAME,
-            Attributes.LOCATION,
-            Attributes.HOST);
+            Attributes.PID, Attributes.EXECUTABLE, Attributes.WORKING_DIRECTORY, Attributes.HOST);
     assertEquals(all.size(), all.stream().map(AttributeDefinition::id).distinct().count());
   }
 

@@ -21,7 +21,7 @@ class DebugJobTest {
     DebugProcess process = job.addProcess(0, "n");
     assertEquals(JobState.PENDING, job.state());
     assertEquals(NodeState.UNKNOWN, node.state());
-    assertEquals(ProcessState.STARTING, process.state());
+    assertEquals(ProcessState.NOT_STARTED, process.state());
   }
 
   @Test
@@ -32,7 +32,7 @@ class DebugJobTest {
     assertEquals("job7", job.id());
     assertEquals("job7/node/cn001", node.id());
     assertEquals("job7/process/12", process.id());
-    assertEquals("job7/process/12[STARTING]", process.toString());
+    assertEquals("job7/process/12[NOT_STARTED]", process.toString());
   }
 
   @Test
@@ -87,75 +87,76 @@ class DebugJobTest {
   void tracksRanksPerStateThroughSingleAndBulkMoves() {
     DebugJob job = jobWith(10);
     job.process(2).orElseThrow().moveTo(ProcessState.RUNNING);
-    job.setProcessStates(RankSet.parse("5-7"), ProcessState.SUSPENDED);
-    assertEquals("0,1,3,4,8,9", job.ranksIn(ProcessState.STARTING).toString());
+    job.move(RankSet.parse("5-7"), ProcessState.STOPPED, "main at a.c:3");
+    assertEquals("0,1,3,4,8,9", job.ranksIn(ProcessState.NOT_STARTED).toString());
     assertEquals("2", job.ranksIn(ProcessState.RUNNING).toString());
-    assertEquals("5-7", job.ranksIn(ProcessState.SUSPENDED).toString());
+    assertEquals("5-7", job.ranksIn(ProcessState.STOPPED).toString());
     assertEquals("", job.ranksIn(ProcessState.EXITED).toString());
-    assertEquals(ProcessState.SUSPENDED, job.process(6).orElseThrow().state());
+    assertEquals(ProcessState.STOPPED, job.process(6).orElseThrow().state());
+    assertEquals("main at a.c:3", job.process(6).orElseThrow().place());
+    assertEquals("", job.place(2));
   }
 
   @Test
-  void bulkMoveReturnsOnlyRanksThatChanged() {
+  void bulkMoveReturnsOnlyRanksThatChangedStateOrPlace() {
     DebugJob job = jobWith(6);
-    job.setProcessStates(RankSet.parse("0-2"), ProcessState.RUNNING);
-    RankSet changed = job.setProcessStates(RankSet.parse("0-5"), ProcessState.RUNNING);
-    assertEquals("3-5", changed.toString());
-    assertEquals("0-5", job.ranksIn(ProcessState.RUNNING).toString());
-    assertEquals(RankSet.empty(), job.setProcessStates(RankSet.empty(), ProcessState.ERROR));
+    job.move(RankSet.parse("0-2"), ProcessState.STOPPED, "f");
+    assertEquals("3-5", job.move(RankSet.parse("0-5"), ProcessState.STOPPED, "f").toString());
+    assertEquals("0-5", job.ranksIn(ProcessState.STOPPED).toString());
+    assertEquals("1,2", job.move(RankSet.parse("1,2"), ProcessState.STOPPED, "g").toString());
+    assertEquals("g", job.place(2));
+    assertEquals("f", job.place(3));
+    assertEquals(RankSet.empty(), job.move(RankSet.empty(), ProcessState.ERROR, "why"));
   }
 
   @Test
-  void bulkMoveIsAllOrNothingOnAnIllegalTransition() {
+  void bulkMoveLeavesRanksThatMayNotMoveAsTheyAre() {
     DebugJob job = jobWith(8);
-    job.setProcessStates(RankSet.parse("0-7"), ProcessState.RUNNING);
-    job.setProcessStates(RankSet.parse("3,4"), ProcessState.EXITED);
+    job.move(RankSet.parse("0-7"), ProcessState.RUNNING, "");
+    job.move(RankSet.parse("3,4"), ProcessState.EXITED, "exit code 0");
+    job.move(RankSet.parse("5"), ProcessState.LOST, "");
     List<ModelEvent> events = new ArrayList<>();
     job.addChildListener(events::add);
-    job.process(0).orElseThrow().addListener(events::add);
 
-    IllegalStateTransitionException e =
-        assertThrows(
-            IllegalStateTransitionException.class,
-            () -> job.setProcessStates(RankSet.parse("0-7"), ProcessState.SUSPENDED));
+    RankSet moved = job.move(RankSet.parse("0-7"), ProcessState.STOPPED, "f");
 
-    assertEquals("j ranks 3,4", e.element());
-    assertEquals(ProcessState.EXITED, e.from());
-    assertEquals(ProcessState.SUSPENDED, e.to());
-    assertEquals("0-2,5-7", job.ranksIn(ProcessState.RUNNING).toString());
+    assertEquals("0-2,6,7", moved.toString());
+    assertEquals("0-2,6,7", job.ranksIn(ProcessState.STOPPED).toString());
     assertEquals("3,4", job.ranksIn(ProcessState.EXITED).toString());
-    assertEquals("", job.ranksIn(ProcessState.SUSPENDED).toString());
-    assertEquals(ProcessState.RUNNING, job.process(0).orElseThrow().state());
-    assertEquals(List.of(), events);
+    assertEquals("exit code 0", job.place(3));
+    assertEquals("5", job.ranksIn(ProcessState.LOST).toString());
+    assertEquals(
+        List.of(
+            new ModelEvent.ProcessesMoved(
+                job, Map.of(ProcessState.RUNNING, moved), ProcessState.STOPPED, "f")),
+        events);
   }
 
   @Test
-  void bulkMoveRejectsRanksWithoutProcessesBeforeChangingAnything() {
+  void bulkMoveIgnoresRanksWithoutProcesses() {
     DebugJob job = jobWith(4);
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> job.setProcessStates(RankSet.parse("2-9"), ProcessState.RUNNING));
-    assertTrue(e.getMessage().contains("4-9"), e.getMessage());
-    assertEquals("0-3", job.ranksIn(ProcessState.STARTING).toString());
+    assertEquals("2,3", job.move(RankSet.parse("2-9"), ProcessState.RUNNING, "").toString());
+    assertEquals("0,1", job.ranksIn(ProcessState.NOT_STARTED).toString());
+    assertEquals("", job.place(9));
   }
 
   @Test
   void bulkMoveSendsOneEventToChildListenersGroupedByPreviousState() {
     DebugJob job = jobWith(10);
-    job.setProcessStates(RankSet.parse("0-3"), ProcessState.RUNNING);
-    job.setProcessStates(RankSet.parse("8,9"), ProcessState.SUSPENDED);
+    job.move(RankSet.parse("0-3"), ProcessState.RUNNING, "");
+    job.move(RankSet.parse("8,9"), ProcessState.STOPPED, "f");
     List<ModelEvent> events = new ArrayList<>();
     job.addChildListener(events::add);
 
-    job.setProcessStates(RankSet.all(10), ProcessState.SUSPENDED);
+    job.move(RankSet.all(10), ProcessState.STOPPED, "g");
 
     Map<ProcessState, RankSet> from = new EnumMap<>(ProcessState.class);
     from.put(ProcessState.RUNNING, RankSet.parse("0-3"));
-    from.put(ProcessState.STARTING, RankSet.parse("4-7"));
+    from.put(ProcessState.NOT_STARTED, RankSet.parse("4-7"));
+    from.put(ProcessState.STOPPED, RankSet.parse("8,9"));
     assertEquals(
-        List.of(new ModelEvent.ProcessStatesChanged(job, from, ProcessState.SUSPENDED)), events);
-    assertEquals("0-7", ((ModelEvent.ProcessStatesChanged) events.get(0)).ranks().toString());
+        List.of(new ModelEvent.ProcessesMoved(job, from, ProcessState.STOPPED, "g")), events);
+    assertEquals("0-9", ((ModelEvent.ProcessesMoved) events.get(0)).ranks().toString());
   }
 
   @Test
@@ -165,10 +166,10 @@ class DebugJobTest {
     List<String> seen = new ArrayList<>();
     first.addListener(
         e -> seen.add(e + " while rank 2 is " + job.process(2).orElseThrow().state()));
-    job.setProcessStates(RankSet.all(3), ProcessState.RUNNING);
+    job.move(RankSet.all(3), ProcessState.RUNNING, "");
     assertEquals(
         List.of(
-            new ModelEvent.StateChanged<>(first, ProcessState.STARTING, ProcessState.RUNNING)
+            new ModelEvent.StateChanged<>(first, ProcessState.NOT_STARTED, ProcessState.RUNNING)
                 + " while rank 2 is RUNNING"),
         seen);
   }
@@ -178,8 +179,20 @@ class DebugJobTest {
     DebugJob job = jobWith(3);
     List<ModelEvent> events = new ArrayList<>();
     job.addChildListener(events::add);
-    job.setProcessStates(RankSet.all(3), ProcessState.STARTING);
+    job.move(RankSet.all(3), ProcessState.NOT_STARTED, "");
     assertEquals(List.of(), events);
+  }
+
+  @Test
+  void processesMayBeAddedBeforeTheirNodeIsKnown() {
+    DebugJob job = new DebugJob("j");
+    List<ModelEvent> events = new ArrayList<>();
+    job.addChildListener(events::add);
+    job.addProcesses(RankSet.all(4));
+    assertEquals("0-3", job.ranksIn(ProcessState.NOT_STARTED).toString());
+    assertEquals("", job.process(3).orElseThrow().nodeName());
+    assertEquals(List.of(new ModelEvent.ProcessesAdded(job, "", RankSet.all(4))), events);
+    assertTrue(job.nodes().isEmpty());
   }
 
   @Test
@@ -193,15 +206,15 @@ class DebugJobTest {
     List<ModelEvent> events = new ArrayList<>();
     job.addChildListener(events::add);
 
-    job.setProcessStates(RankSet.all(n), ProcessState.RUNNING);
+    job.move(RankSet.all(n), ProcessState.RUNNING, "");
     RankSet stopped = RankSet.all(n).minus(RankSet.of(36, 37));
-    job.setProcessStates(stopped, ProcessState.SUSPENDED);
+    job.move(stopped, ProcessState.STOPPED, "main at a.c:3");
 
     assertEquals("36,37", job.ranksIn(ProcessState.RUNNING).toString());
-    assertEquals("0-35,38-1048575", job.ranksIn(ProcessState.SUSPENDED).toString());
+    assertEquals("0-35,38-1048575", job.ranksIn(ProcessState.STOPPED).toString());
     assertEquals(2, events.size());
-    assertEquals(ProcessState.SUSPENDED, job.process(n - 1).orElseThrow().state());
-    assertFalse(job.ranksIn(ProcessState.STARTING).intersects(job.ranks()));
+    assertEquals(ProcessState.STOPPED, job.process(n - 1).orElseThrow().state());
+    assertFalse(job.ranksIn(ProcessState.NOT_STARTED).intersects(job.ranks()));
   }
 
   @Test
@@ -216,7 +229,7 @@ class DebugJobTest {
     }
     assertEquals(2500, job.ranksIn(ProcessState.RUNNING).size());
     assertTrue(job.ranksIn(ProcessState.RUNNING).contains(4998));
-    assertEquals(2500, job.ranksIn(ProcessState.STARTING).size());
+    assertEquals(2500, job.ranksIn(ProcessState.NOT_STARTED).size());
   }
 
   private static DebugJob jobWith(int ranks) {

@@ -178,7 +178,7 @@ class ModelListenerTest {
     assertEquals(List.of("process", "job-children", "job-children"), calls);
     assertEquals(
         List.of(
-            new ModelEvent.StateChanged<>(process, ProcessState.STARTING, ProcessState.RUNNING),
+            new ModelEvent.StateChanged<>(process, ProcessState.NOT_STARTED, ProcessState.RUNNING),
             new ModelEvent.StateChanged<>(node, NodeState.UNKNOWN, NodeState.UP)),
         childEvents);
   }
@@ -229,7 +229,7 @@ class ModelListenerTest {
     DebugProcess process = job.addProcess(0, "n");
     List<ModelEvent> events = new ArrayList<>();
     process.addListener(events::add);
-    process.moveTo(ProcessState.SUSPENDED);
+    process.moveTo(ProcessState.STOPPED);
     ModelEvent.StateChanged<?> changed = (ModelEvent.StateChanged<?>) events.get(0);
     assertSame(process, changed.element());
   }

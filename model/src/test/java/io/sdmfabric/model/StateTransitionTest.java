@@ -26,25 +26,25 @@ class StateTransitionTest {
   /** Legal moves other than staying put, written as "FROM>TO". */
   private static final Set<String> LEGAL_PROCESS_MOVES =
       Set.of(
-          "STARTING>RUNNING",
-          "STARTING>SUSPENDED",
-          "STARTING>EXITED",
-          "STARTING>EXITED_SIGNALLED",
-          "STARTING>ERROR",
-          "RUNNING>SUSPENDED",
+          "NOT_STARTED>RUNNING",
+          "NOT_STARTED>STOPPED",
+          "NOT_STARTED>EXITED",
+          "NOT_STARTED>DETACHED",
+          "NOT_STARTED>LOST",
+          "NOT_STARTED>ERROR",
+          "RUNNING>NOT_STARTED",
+          "RUNNING>STOPPED",
           "RUNNING>EXITED",
-          "RUNNING>EXITED_SIGNALLED",
+          "RUNNING>DETACHED",
+          "RUNNING>LOST",
           "RUNNING>ERROR",
-          "SUSPENDED>RUNNING",
-          "SUSPENDED>EXITED",
-          "SUSPENDED>EXITED_SIGNALLED",
-          "SUSPENDED>ERROR",
-          "UNKNOWN>STARTING",
-          "UNKNOWN>RUNNING",
-          "UNKNOWN>SUSPENDED",
-          "UNKNOWN>EXITED",
-          "UNKNOWN>EXITED_SIGNALLED",
-          "UNKNOWN>ERROR");
+          "STOPPED>RUNNING",
+          "STOPPED>EXITED",
+          "STOPPED>DETACHED",
+          "STOPPED>LOST",
+          "STOPPED>ERROR",
+          "DETACHED>LOST",
+          "ERROR>LOST");
 
   private static final Set<String> LEGAL_JOB_MOVES =
       Set.of(
@@ -83,11 +83,6 @@ class StateTransitionTest {
 
   static Stream<Arguments> processPairs() {
     return pairs(ProcessState.values());
-  }
-
-  /** New processes start in STARTING and nothing leads back to UNKNOWN: UNKNOWN is unreachable. */
-  static Stream<Arguments> reachableProcessPairs() {
-    return processPairs().filter(pair -> pair.get()[0] != ProcessState.UNKNOWN);
   }
 
   static Stream<Arguments> jobPairs() {
@@ -131,7 +126,7 @@ class StateTransitionTest {
   }
 
   @ParameterizedTest(name = "{0} -> {1}")
-  @MethodSource("reachableProcessPairs")
+  @MethodSource("processPairs")
   void processMovesOrThrowsAccordingToTheTable(ProcessState from, ProcessState to) {
     DebugProcess process = processIn(from);
     if (expected(LEGAL_PROCESS_MOVES, from, to)) {
@@ -177,9 +172,7 @@ class StateTransitionTest {
 
   @Test
   void finalStatesAreExactlyThoseWithoutSuccessors() {
-    assertEquals(
-        EnumSet.of(ProcessState.EXITED, ProcessState.EXITED_SIGNALLED, ProcessState.ERROR),
-        finals(ProcessState.values()));
+    assertEquals(EnumSet.of(ProcessState.EXITED, ProcessState.LOST), finals(ProcessState.values()));
     assertEquals(EnumSet.of(JobState.TERMINATED, JobState.ERROR), finals(JobState.values()));
     assertTrue(finals(NodeState.values()).isEmpty());
   }
@@ -188,7 +181,7 @@ class StateTransitionTest {
   void successorsAreReadOnly() {
     assertThrows(
         UnsupportedOperationException.class,
-        () -> ProcessState.RUNNING.successors().add(ProcessState.UNKNOWN));
+        () -> ProcessState.RUNNING.successors().add(ProcessState.EXITED));
     assertFalse(ProcessState.RUNNING.successors().contains(ProcessState.RUNNING));
   }
 
@@ -196,9 +189,7 @@ class StateTransitionTest {
     return Arrays.stream(values).filter(ElementState::isFinal).collect(Collectors.toSet());
   }
 
-  /**
-   * A fresh process moved from STARTING, which reaches every state but UNKNOWN, to {@code state}.
-   */
+  /** A fresh process moved from NOT_STARTED, which reaches every state, to {@code state}. */
   private static DebugProcess processIn(ProcessState state) {
     DebugJob job = new DebugJob("j");
     job.addNode("n");

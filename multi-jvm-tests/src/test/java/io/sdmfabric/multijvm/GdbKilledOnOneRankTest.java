@@ -11,6 +11,7 @@ import io.sdmfabric.master.SessionEvent;
 import io.sdmfabric.master.SessionProbes;
 import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.LaunchSpec;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
@@ -139,9 +140,7 @@ class GdbKilledOnOneRankTest {
             .build());
     table.markRunning(RankSet.all(SIZE));
     call(session, CommandBody.newBuilder().setRun(Empty.getDefaultInstance()).build());
-    while (!table
-        .ranksIn(ProcessTable.State.STOPPED, RankSet.all(SIZE))
-        .equals(RankSet.all(SIZE))) {
+    while (!table.ranksIn(ProcessState.STOPPED, RankSet.all(SIZE)).equals(RankSet.all(SIZE))) {
       until(events, table, EventBody::hasSuspended);
     }
 
@@ -150,8 +149,8 @@ class GdbKilledOnOneRankTest {
     assertEquals(RankSet.of(VICTIM), ended.ranks());
     String why = ended.body().getDebuggerEnded().getReason();
     assertTrue(why.startsWith("gdb exited unexpectedly (killed by SIGKILL)"), why);
-    assertEquals(RankSet.of(VICTIM), table.ranksIn(ProcessTable.State.ERROR, RankSet.all(SIZE)));
-    assertEquals(RankSet.of(0, 2), table.ranksIn(ProcessTable.State.STOPPED, RankSet.all(SIZE)));
+    assertEquals(RankSet.of(VICTIM), table.ranksIn(ProcessState.ERROR, RankSet.all(SIZE)));
+    assertEquals(RankSet.of(0, 2), table.ranksIn(ProcessState.STOPPED, RankSet.all(SIZE)));
 
     Map<EventBody, RankSet> rank =
         call(

@@ -1,6 +1,6 @@
 package io.sdmfabric.frontend.dap;
 
-import static io.sdmfabric.frontend.ProcessTable.State.STOPPED;
+import static io.sdmfabric.model.ProcessState.STOPPED;
 
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;

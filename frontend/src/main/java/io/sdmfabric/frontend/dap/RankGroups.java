@@ -1,6 +1,7 @@
 package io.sdmfabric.frontend.dap;
 
 import io.sdmfabric.frontend.ProcessTable;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +22,7 @@ final class RankGroups {
    * A DAP thread: its id, the ranks it stands for, their state and what it is ("compute at
    * ranks.c:7", "running", "exited, exit code 0").
    */
-  record Group(int id, RankSet ranks, ProcessTable.State state, String what) {
+  record Group(int id, RankSet ranks, ProcessState state, String what) {
     /** The thread's name: its ranks and what they do ("[0-2,4-7] compute at ranks.c:7"). */
     String name() {
       return "[" + ranks + "] " + what;

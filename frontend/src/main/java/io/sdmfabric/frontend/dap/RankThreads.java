@@ -1,8 +1,8 @@
 package io.sdmfabric.frontend.dap;
 
-import static io.sdmfabric.frontend.ProcessTable.State.NOT_STARTED;
-import static io.sdmfabric.frontend.ProcessTable.State.RUNNING;
-import static io.sdmfabric.frontend.ProcessTable.State.STOPPED;
+import static io.sdmfabric.model.ProcessState.NOT_STARTED;
+import static io.sdmfabric.model.ProcessState.RUNNING;
+import static io.sdmfabric.model.ProcessState.STOPPED;
 
 import io.sdmfabric.frontend.ProcessTable;
 import io.sdmfabric.model.RankSet;
@@ -106,8 +106,7 @@ final class RankThreads {
 
   /** Whether every rank of {@code now} has ended (exited, detached, lost or in error). */
   static boolean ended(List<RankGroups.Group> now) {
-    return now.stream()
-        .allMatch(g -> g.state() != RUNNING && g.state() != STOPPED && g.state() != NOT_STARTED);
+    return now.stream().noneMatch(g -> g.state().live());
   }
 
   private static Thread thread(RankGroups.Group g) {

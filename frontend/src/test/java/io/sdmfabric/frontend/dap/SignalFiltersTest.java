@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sdmfabric.frontend.ProcessTable;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalAction;
 import io.sdmfabric.wire.EventBodies;
@@ -54,7 +54,7 @@ class SignalFiltersTest {
   @Test
   void exceptionInfoNamesEachSignalWithItsRanksUntilTheyGoOn() {
     RankGroups.Group group =
-        new RankGroups.Group(5, RankSet.range(0, 3), ProcessTable.State.STOPPED, "f at a.c:3");
+        new RankGroups.Group(5, RankSet.range(0, 3), ProcessState.STOPPED, "f at a.c:3");
     signals.stopped(RankSet.of(0, 2), "SIGSEGV");
     signals.stopped(RankSet.of(1), "SIGABRT");
     ExceptionInfoResponse info = signals.exceptionInfo(group);
