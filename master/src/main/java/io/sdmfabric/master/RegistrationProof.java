@@ -48,11 +48,19 @@ public final class RegistrationProof {
   }
 
   /**
-   * A fresh challenge for {@code agent}, in place of any it held; empty when {@value
-   * #MAX_CHALLENGES} other agents hold one already.
+   * The challenge of {@code agent}: a fresh one at its first knock, the same one at every knock
+   * after; empty when {@value #MAX_CHALLENGES} other agents hold one already. An agent knocks until
+   * a challenge reaches it, and proves with the first that does: a fresh one for each knock would
+   * replace the one it proves with whenever two knocks were answered (a master slow to answer under
+   * load), and refuse the agent for good. Its count ({@link #verify}) is what keeps a registration
+   * from being good twice.
    */
   public Optional<byte[]> challenge(String agent) {
-    if (challenges.size() >= MAX_CHALLENGES && !challenges.containsKey(agent)) {
+    Issued held = challenges.get(agent);
+    if (held != null) {
+      return Optional.of(held.nonce.clone());
+    }
+    if (challenges.size() >= MAX_CHALLENGES) {
       return Optional.empty();
     }
     byte[] nonce = new byte[NONCE_BYTES];

@@ -1,5 +1,6 @@
 package io.sdmfabric.master;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,9 +44,21 @@ class RegistrationProofTest {
     byte[] proof = RegistrationProof.of(secret, nonce, AGENT, 1, NODE, RankSet.of(0));
     assertFalse(proofs.verify(AGENT, 1, NODE, RankSet.of(0), proof), "never knocked");
 
-    byte[] old = proofs.challenge(AGENT).orElseThrow();
+    byte[] others = proofs.challenge("another agent").orElseThrow();
     proofs.challenge(AGENT).orElseThrow();
-    byte[] stale = RegistrationProof.of(secret, old, AGENT, 1, NODE, RankSet.of(0));
-    assertFalse(proofs.verify(AGENT, 1, NODE, RankSet.of(0), stale), "a newer challenge holds");
+    byte[] borrowed = RegistrationProof.of(secret, others, AGENT, 1, NODE, RankSet.of(0));
+    assertFalse(proofs.verify(AGENT, 1, NODE, RankSet.of(0), borrowed), "another's challenge");
+  }
+
+  @Test
+  void anAgentThatKnocksAgainGetsTheChallengeItHoldsAndProvesWithTheFirstThatReachedIt() {
+    byte[] first = proofs.challenge(AGENT).orElseThrow();
+    byte[] again = proofs.challenge(AGENT).orElseThrow();
+    assertArrayEquals(first, again);
+    byte[] proof = RegistrationProof.of(secret, first, AGENT, 1, NODE, RankSet.of(0));
+    assertTrue(proofs.verify(AGENT, 1, NODE, RankSet.of(0), proof));
+    // A knock after its registration changes nothing: the same registration is still refused.
+    proofs.challenge(AGENT).orElseThrow();
+    assertFalse(proofs.verify(AGENT, 1, NODE, RankSet.of(0), proof), "replayed");
   }
 }

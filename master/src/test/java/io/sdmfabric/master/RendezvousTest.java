@@ -1,5 +1,6 @@
 package io.sdmfabric.master;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -160,18 +161,20 @@ class RendezvousTest {
   }
 
   @Test
-  void aRegistrationIsRefusedUnlessItProvesTheSecretAgainstTheAgentsLatestChallengeOnce() {
+  void aRegistrationIsRefusedUnlessItProvesTheSecretAgainstTheAgentsChallengeOnce() {
     int n = ++sessions;
     ActorRef<Rendezvous.Command> rendezvous =
         startSession(
             Session.distributed(4, FabricConfig.defaults(), Duration.ofSeconds(3), secret), n);
     String name = "agent-" + n;
     ActorRef<ServerNode.Command> node = node(name, RankSet.range(0, 4));
-    byte[] old = challenge(rendezvous, name);
+    byte[] others = challenge(rendezvous, "other-" + name);
     byte[] latest = challenge(rendezvous, name);
-    // Rank 0 against an old challenge (a registration recorded and replayed later), rank 1 with
-    // another session's secret, rank 2 with no challenge at all (zeros), rank 3 as it should.
-    rendezvous.tell(register(name, node, RankSet.of(0), old, 1, secret));
+    // Knocking again, the agent is given the same challenge.
+    assertArrayEquals(latest, challenge(rendezvous, name));
+    // Rank 0 against another agent's challenge, rank 1 with another session's secret, rank 2 with
+    // no challenge at all (zeros), rank 3 as it should.
+    rendezvous.tell(register(name, node, RankSet.of(0), others, 1, secret));
     rendezvous.tell(register(name, node, RankSet.of(1), latest, 1, SessionSecret.random()));
     rendezvous.tell(register("never-knocked", node, RankSet.of(2), new byte[32], 1, secret));
     Rendezvous.Register good = register(name, node, RankSet.of(3), latest, 1, secret);
