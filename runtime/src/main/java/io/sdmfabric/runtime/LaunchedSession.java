@@ -12,6 +12,7 @@ import io.sdmfabric.runtime.launch.SlurmHostlist;
 import io.sdmfabric.runtime.launch.SlurmMpiPlugin;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A session whose ranks a real launcher starts (mpirun or srun): the master runs in this JVM, the
@@ -81,6 +83,10 @@ public final class LaunchedSession extends DistributedSession {
   private final ArrayDeque<String> agentLines = new ArrayDeque<>();
 
   private final CompletableFuture<JobLauncher.SlurmJob> slurmJob = new CompletableFuture<>();
+
+  /** The ranks whose program has exited, as the session's events say. */
+  private final RankSet.Builder exited = RankSet.builder();
+
   private Process ranks;
   private volatile boolean ending;
   private Process agents;
@@ -175,6 +181,8 @@ public final class LaunchedSession extends DistributedSession {
                 false,
                 spec.keys()));
 
+    // Once every rank has exited, their launcher ends, and their last lines are in its pipe.
+    master.client().subscribe(this::noteExits);
     checkAlive(); // ranks that could not start (their shim says why): no agents for them
     if (launcher.isSlurm() && job.isEmpty()) {
       job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
@@ -199,6 +207,21 @@ public final class LaunchedSession extends DistributedSession {
             15,
             this::onAgentLine);
     awaitTree();
+  }
+
+  private void noteExits(RankReply event) {
+    if (event.reply() instanceof Reply.Exited) {
+      synchronized (exited) {
+        exited.addAll(event.ranks());
+      }
+    }
+  }
+
+  /** Whether every rank's program has exited. */
+  private boolean allExited() {
+    synchronized (exited) {
+      return exited.build().size() == spec.size();
+    }
   }
 
   private void publish(RankReply event) {
@@ -299,6 +322,15 @@ public final class LaunchedSession extends DistributedSession {
    */
   @Override
   void beforeMasterEnds(MasterClient master) {
+    if (ranks != null && allExited()) {
+      // The exits came up the tree; the programs' last output comes through the launcher, which
+      // may still be passing it on: a quit right after the exits must not lose it.
+      try {
+        ranks.waitFor(DRAIN_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     drainIfEnded(ranks, DRAIN_LIMIT);
     ending = true;
     deliverOutput(master, output, DRAIN_LIMIT);
