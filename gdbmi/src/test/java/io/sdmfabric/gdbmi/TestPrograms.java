@@ -10,10 +10,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The small C programs of the tests, built from the {@code programs/} test resources into {@code
- * target/test-programs} at test time, once per JVM.
+ * target/test-programs} at test time, once per JVM; into the directory that {@code
+ * sdm.test.programs} names, where test JVMs side by side each have their own.
  */
 public final class TestPrograms {
-  private static final Path DIR = Path.of("target", "test-programs").toAbsolutePath();
+  private static final Path DIR =
+      Path.of(System.getProperty("sdm.test.programs", "target/test-programs")).toAbsolutePath();
   private static final ConcurrentHashMap<String, Path> BUILT = new ConcurrentHashMap<>();
 
   private TestPrograms() {}
