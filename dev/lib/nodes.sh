@@ -123,10 +123,12 @@ exec env $_CLUSTER_MARK="$dir" nsenter -t "\$pid" -n -u -m -- "\$@"
 EOF
   cat >"$dir/bin/rsh" <<EOF
 #!/bin/sh
-# rsh HOST CMD...: as ssh would run CMD (a shell command line) on HOST, with a login's environment.
+# rsh HOST CMD...: as ssh would run CMD (a shell command line) on HOST, with a login's environment,
+# and the test bed's marks: its own, and the test JVM's (SDM_TEST_FORK), whose leftover check
+# tells its processes from those of the JVMs beside it.
 host=\$1; shift
 exec "$dir/bin/on-node" "\$host" env -i HOME="\${HOME:-/root}" PATH="/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin" \
-  USER="\$(id -un)" LOGNAME="\$(id -un)" SHELL=/bin/sh $_CLUSTER_MARK="$dir" /bin/sh -c "\$*"
+  USER="\$(id -un)" LOGNAME="\$(id -un)" SHELL=/bin/sh $_CLUSTER_MARK="$dir" \${SDM_TEST_FORK:+SDM_TEST_FORK=\$SDM_TEST_FORK} /bin/sh -c "\$*"
 EOF
   cat >"$dir/bin/link" <<EOF
 #!/bin/sh

@@ -520,7 +520,7 @@ final class Sdm {
                   || cmdline.contains(JAR + " relay");
           // The environment is read only for those: the check polls every 100 ms.
           if (watched && ours(Long.parseLong(p.getFileName().toString()))) {
-            found.add(p.getFileName() + ": " + cmdline);
+            found.add(p.getFileName() + " (" + lineage(p) + "): " + cmdline);
           }
         } catch (IOException e) {
           // The process ended while we looked.
@@ -528,6 +528,25 @@ final class Sdm {
       }
     }
     return found;
+  }
+
+  /** Who started process {@code proc} and whose mark it carries, for a leftover's report. */
+  private static String lineage(Path proc) {
+    try {
+      String stat = Files.readString(proc.resolve("stat"));
+      String ppid = stat.substring(stat.lastIndexOf(')') + 2).split(" ")[1];
+      String parent = Files.readString(Path.of("/proc", ppid, "comm")).strip();
+      String mark = "unmarked";
+      byte[] environ = Files.readAllBytes(proc.resolve("environ"));
+      for (String v : new String(environ, StandardCharsets.ISO_8859_1).split("\0")) {
+        if (v.startsWith("SDM_TEST_FORK=")) {
+          mark = v;
+        }
+      }
+      return "parent " + ppid + " " + parent + ", " + mark;
+    } catch (IOException | RuntimeException e) {
+      return "parent unknown";
+    }
   }
 
   /**
