@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.sdmfabric.model.RankSet;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -592,6 +593,18 @@ final class Sdm {
             StandardOpenOption.WRITE);
     channel.lock();
     return channel::close;
+  }
+
+  /** The ranks of every line {@code [RANKS] TEXT} of {@code r}'s standard output, together. */
+  static RankSet ranksSaying(Result r, String text) {
+    RankSet.Builder ranks = RankSet.builder();
+    for (String line : r.out().lines().toList()) {
+      int end = line.indexOf(']');
+      if (line.startsWith("[") && end > 0 && line.substring(end + 1).equals(" " + text)) {
+        ranks.addAll(RankSet.parse(line.substring(1, end)));
+      }
+    }
+    return ranks.build();
   }
 
   /** Asserts that {@code r}'s standard output contains {@code text}, showing all of {@code r}. */

@@ -1,7 +1,9 @@
 package io.sdmfabric.cli;
 
 import static io.sdmfabric.cli.Sdm.contains;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,10 +25,16 @@ class SdmMpiWaitsIT extends WithMpi {
     Sdm.Result r = Sdm.mpiStacks(launcher, "mpi_straggler", "--format", "json");
     contains(r, "\"event\":\"mpi-waits\"");
     contains(r, "\"waitsFor\":\"3\"");
-    contains(
-        r,
-        "\"blockers\":[{\"waiters\":\"0-2\",\"call\":\"MPI_Allreduce\",\"ranks\":\"3\","
-            + "\"where\":\"in compute at mpi_straggler.c:10\"}]");
+    // Rank 3 is interrupted somewhere in its loop: on its line 9 (i++) or 10 (the sum).
+    assertTrue(
+        Pattern.compile(
+                Pattern.quote(
+                        "\"blockers\":[{\"waiters\":\"0-2\",\"call\":\"MPI_Allreduce\","
+                            + "\"ranks\":\"3\",\"where\":\"in compute at mpi_straggler.c:")
+                    + "(9|10)\"}\\]")
+            .matcher(r.out())
+            .find(),
+        r.toString());
     contains(r, "\"deadlocks\":[]");
   }
 
