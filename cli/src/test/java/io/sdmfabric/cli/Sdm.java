@@ -304,17 +304,38 @@ final class Sdm {
   static Result mpiStacks(String launcher, String example, String... options) throws Exception {
     Mpi mpi = Mpi.of(launcher);
     mpi.assume();
-    List<String> args = new ArrayList<>(List.of("stacks", "--launcher", mpi.launcher(), "-n", "4"));
-    // MPI_Init under gdb takes seconds here: each component it dlopens stops gdb once, and one
-    // gdb handles its ranks' one after the other. A rank still in MPI_Init when sampled can be
-    // inside a library gdb has not been told of yet: its stack is all "??". 10 s was short once
-    // under the full suite's load (srun).
-    args.addAll(List.of("--after", "20s"));
-    args.addAll(List.of(options));
-    args.addAll(mpi.launcherOptions());
-    args.addAll(List.of("--", mpi.example(example).toString()));
-    Result r = runWithEnv(mpi.env(), "", args.toArray(String[]::new));
-    assertEquals(0, r.exitCode(), r.toString());
+    return pastMpiInit(
+        after -> {
+          List<String> args =
+              new ArrayList<>(List.of("stacks", "--launcher", mpi.launcher(), "-n", "4"));
+          args.addAll(List.of("--after", after));
+          args.addAll(List.of(options));
+          args.addAll(mpi.launcherOptions());
+          args.addAll(List.of("--", mpi.example(example).toString()));
+          Result r = runWithEnv(mpi.env(), "", args.toArray(String[]::new));
+          assertEquals(0, r.exitCode(), r.toString());
+          return r;
+        });
+  }
+
+  /** A run of {@code sdm stacks} that lets the job run for the time it is given. */
+  interface StacksAfter {
+    Result run(String after) throws Exception;
+  }
+
+  /**
+   * {@code stacks} run with {@code --after 20s}, and once more with 45 s when some rank was still
+   * in MPI_Init. MPI_Init under gdb takes seconds here: each component it dlopens stops gdb once,
+   * and one gdb handles its ranks' one after the other; under the full suite's load a rank of the
+   * nodes' srun jobs was still there after 20 s. Such a sample is right, but not of the wait the
+   * test is about.
+   */
+  static Result pastMpiInit(StacksAfter stacks) throws Exception {
+    Result r = stacks.run("20s");
+    if (r.out().contains("MPI_Init")) {
+      System.err.println("[tests] a rank was still in MPI_Init after 20 s; again, with 45 s");
+      r = stacks.run("45s");
+    }
     return r;
   }
 

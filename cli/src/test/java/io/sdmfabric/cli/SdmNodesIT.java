@@ -172,9 +172,13 @@ class SdmNodesIT extends OnTheTestNodes {
   @ValueSource(strings = {"srun", "mpirun"})
   void stacksOfADeadlockAcrossNodesMergeTheRanksOfEveryNode(String launcher) throws Exception {
     // Ranks 0 and 1 (node1) wait for each other; ranks 2-7 (nodes 2-4) wait in a barrier.
-    List<String> args = launch("stacks", launcher);
-    args.addAll(args.indexOf("--"), List.of("--after", "20s"));
-    Sdm.Result r = sdm(args, launcher, "mpi_deadlock", "");
+    Sdm.Result r =
+        Sdm.pastMpiInit(
+            after -> {
+              List<String> args = launch("stacks", launcher);
+              args.addAll(args.indexOf("--"), List.of("--after", after));
+              return sdm(args, launcher, "mpi_deadlock", "");
+            });
     String out = r.out();
     assertTrue(out.contains("exchange at mpi_deadlock.c:8  [0,1]"), r.toString());
     assertTrue(out.contains("PMPI_Recv  [0,1]"), r.toString());
