@@ -69,12 +69,17 @@ final class ClassDataArchive {
     cmd.addAll(QUIET);
     cmd.addAll(
         List.of("-jar", jar.toString(), "debug", "-n", "2", Sdm.example("ranks", true).toString()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    // Its output is not read: a session that hangs must not hold the tests past the bound.
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     p.getOutputStream().write(SESSION.getBytes(StandardCharsets.UTF_8));
     p.getOutputStream().close();
-    p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
     if (!p.waitFor(2, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
+      Sdm.end(p); // SIGTERM, so that it ends its gdbs, then SIGKILL
+      p.waitFor();
     }
     if (p.exitValue() != 0
         || !Files.isRegularFile(recording)

@@ -30,6 +30,9 @@ import org.roaringbitmap.RoaringBitmap;
  */
 public final class DebugJob extends ModelElement<JobState> {
 
+  /** The node name of a process whose node is not known. */
+  private static final String NO_NODE = "";
+
   private final String id;
   private final Map<String, ComputeNode> nodes = new LinkedHashMap<>();
   private final Map<String, RoaringBitmap> ranksByNode = new LinkedHashMap<>();
@@ -129,9 +132,6 @@ public final class DebugJob extends ModelElement<JobState> {
   public void addProcesses(RankSet ranks) {
     addProcesses(NO_NODE, ranks, true);
   }
-
-  /** The node name of a process whose node is not known. */
-  private static final String NO_NODE = "";
 
   private void addProcesses(String nodeName, RankSet ranks, boolean fireBulk) {
     Objects.requireNonNull(nodeName, "nodeName");
