@@ -190,12 +190,23 @@ class SdmNodesIT extends OnTheTestNodes {
   @ValueSource(strings = {"srun", "mpirun"})
   void theRankThatCrashesOnTheLastNodeStopsWhereItCrashedAndTheOthersRun(String launcher)
       throws Exception {
-    Sdm.Result r = debug(launcher, "mpi_crash", "run\n[7] wait 60\n[7] bt\n[0-6] procs\nquit\n");
+    Sdm.Result r = debug(launcher, "mpi_crash", "run\n[7] wait 60\n[7] bt\nprocs -l\nquit\n");
     assertTrue(
         r.out().contains("[7] stopped: signal SIGSEGV in send_halo at mpi_crash.c:13"),
         r.toString());
     assertTrue(r.out().contains("send_halo at mpi_crash.c:13  [7]"), r.toString());
-    assertTrue(r.out().contains("running"), r.toString());
+    assertTrue(r.out().matches("(?s).*\nrunning +\\[0-6\\]\n.*"), r.toString());
+    // procs -l: each node with its agent and its two ranks; each rank with its node and pid.
+    for (int node = 1; node <= 4; node++) {
+      String ranks = (2 * node - 2) + "," + (2 * node - 1);
+      assertTrue(
+          r.out().matches("(?s).*\nnode" + node + " +up +pid \\d+ +\\[" + ranks + "\\]\n.*"),
+          "node" + node + ":\n" + r);
+    }
+    assertTrue(
+        r.out().matches("(?s).*\n7 +stopped +node4 +\\d+ +\\d+ +send_halo at mpi_crash.c:13\n.*"),
+        r.toString());
+    assertTrue(r.out().matches("(?s).*\n0 +running +node1 +\\d+ .*"), r.toString());
   }
 
   @Test

@@ -151,8 +151,8 @@ public final class Console {
         return false;
       }
       case HELP -> renderer.info(ConsoleParser.help());
-      case PROCS -> {
-        renderer.procs(withThreads(table.rows(ranks)), session.started());
+      case PROCS, PROCS_EACH -> {
+        renderer.procs(listing(ranks, simple == Simple.PROCS_EACH), session.started());
         renderer.complete(word);
       }
       case DETACH -> detach(word, ranks);
@@ -183,7 +183,7 @@ public final class Console {
       case INFO_BREAKPOINTS -> Commands.listBreakpoints();
       case INFO_THREADS -> Commands.listThreads();
       case INFO_SIGNALS -> Commands.listSignals();
-      case DETACH, BACKTRACE, BACKTRACE_ALL, WAITS, PROCS, HELP, QUIT ->
+      case DETACH, BACKTRACE, BACKTRACE_ALL, WAITS, PROCS, PROCS_EACH, HELP, QUIT ->
           throw new IllegalStateException(simple + " is run by the console itself");
     };
   }
@@ -288,33 +288,25 @@ public final class Console {
     renderer.complete("wait");
   }
 
-  /** The rows, each of stopped ranks with how many threads its ranks have in all. */
-  private List<ProcessTable.Row> withThreads(List<ProcessTable.Row> rows)
-      throws InterruptedException {
-    RankSet.Builder stopped = RankSet.builder();
-    rows.stream()
-        .filter(r -> r.state() == ProcessState.STOPPED)
-        .forEach(r -> stopped.addAll(r.ranks()));
-    RankSet asked = stopped.build();
-    if (asked.isEmpty()) {
-      return rows;
+  /**
+   * What {@code procs} shows, with what the ranks tell now: where the live ones run ({@code
+   * process_info}) and how many threads the stopped ones have.
+   */
+  private ProcessTable.Listing listing(RankSet ranks, boolean each) throws InterruptedException {
+    RankSet live = RankSet.empty();
+    for (ProcessState state : ProcessState.values()) {
+      if (state.live()) {
+        live = live.union(table.ranksIn(state, ranks));
+      }
     }
-    List<RankReply> replies = exchange(asked, Commands.listThreads());
-    return rows.stream()
-        .map(
-            row -> {
-              if (row.state() != ProcessState.STOPPED) {
-                return row;
-              }
-              long threads = 0;
-              for (RankReply r : replies) {
-                if (r.reply() instanceof Reply.Threads t) {
-                  threads += (long) row.ranks().intersectionSize(r.ranks()) * t.threads().size();
-                }
-              }
-              return row.withThreads(threads);
-            })
-        .toList();
+    if (!live.isEmpty()) {
+      table.locate(exchange(live, Commands.processInfo()));
+    }
+    RankSet stopped = table.ranksIn(ProcessState.STOPPED, ranks);
+    if (!stopped.isEmpty()) {
+      table.countThreads(exchange(stopped, Commands.listThreads()));
+    }
+    return table.listing(ranks, each);
   }
 
   /** {@code bt all}: every thread's stack, merged, with how many threads each frame has. */

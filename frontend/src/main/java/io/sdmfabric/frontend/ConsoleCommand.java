@@ -98,6 +98,8 @@ public sealed interface ConsoleCommand {
     INFO_THREADS,
     INFO_SIGNALS,
     PROCS,
+    /** {@code procs -l}: every rank on its own line, with its host and pid. */
+    PROCS_EACH,
     HELP,
     QUIT
   }

@@ -40,7 +40,6 @@ public final class ConsoleParser {
           Map.entry("detach", Simple.DETACH),
           Map.entry("locals", Simple.LOCALS),
           Map.entry("args", Simple.ARGS),
-          Map.entry("procs", Simple.PROCS),
           Map.entry("waits", Simple.WAITS),
           Map.entry("help", Simple.HELP),
           Map.entry("quit", Simple.QUIT),
@@ -124,6 +123,14 @@ public final class ConsoleParser {
         return new ConsoleCommand.Wait(args.isEmpty() ? DEFAULT_WAIT : duration(args));
       case "info":
         return info(args);
+      case "procs":
+        if (args.equals("-l")) {
+          return Simple.PROCS_EACH;
+        } else if (!args.isEmpty()) {
+          throw new ConsoleSyntaxException(
+              "\"" + word + "\" takes \"-l\" (every rank with its host and pid) or nothing");
+        }
+        return Simple.PROCS;
       case "bt":
       case "backtrace":
       case "where":
@@ -166,7 +173,8 @@ public final class ConsoleParser {
         "  info threads | thread N      threads",
         "  info signals | handle SIG ACTIONS",
         "  gdb RAW                      a gdb command, as typed at gdb's prompt",
-        "  procs                        ranks by state and location",
+        "  procs [-l]                   ranks by state and location, and their hosts",
+        "                               (-l: every rank with its host, pid and threads)",
         "  waits                        who waits for whom in MPI; deadlocks named",
         "  input [SET] TEXT             a line to the programs' standard input",
         "  help | quit");

@@ -243,13 +243,12 @@ public final class JsonRenderer implements Renderer {
   }
 
   @Override
-  public void procs(List<ProcessTable.Row> rows, SessionClient.Started start) {
+  public void procs(ProcessTable.Listing listing, SessionClient.Started start) {
     RankSet all = RankSet.empty();
     List<Object> list = new ArrayList<>();
-    for (ProcessTable.Row r : rows) {
+    for (ProcessTable.Row r : listing.rows()) {
       all = all.union(r.ranks());
-      Map<String, Object> row =
-          Json.object("state", r.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+      Map<String, Object> row = Json.object("state", word(r.state()));
       if (!r.location().isEmpty()) {
         row.put(r.state() == ProcessState.ERROR ? "message" : "location", r.location());
       }
@@ -260,8 +259,45 @@ public final class JsonRenderer implements Renderer {
       list.add(row);
     }
     Map<String, Object> procs = event("procs", all, "rows", list);
+    List<Object> nodes = new ArrayList<>();
+    for (ProcessTable.Node n : listing.nodes()) {
+      Map<String, Object> node =
+          Json.object("host", n.host(), "state", n.state().name().toLowerCase(Locale.ROOT));
+      if (n.serverPid() > 0) {
+        node.put("serverPid", n.serverPid());
+      }
+      node.put("ranks", n.ranks().toString());
+      nodes.add(node);
+    }
+    if (!nodes.isEmpty()) {
+      procs.put("nodes", nodes);
+    }
+    if (!listing.processes().isEmpty()) {
+      List<Object> processes = new ArrayList<>();
+      for (ProcessTable.Process p : listing.processes()) {
+        Map<String, Object> process = Json.object("rank", p.rank(), "state", word(p.state()));
+        if (!p.place().isEmpty()) {
+          process.put(p.state() == ProcessState.ERROR ? "message" : "location", p.place());
+        }
+        if (!p.host().isEmpty()) {
+          process.put("host", p.host());
+        }
+        if (p.pid() > 0) {
+          process.put("pid", p.pid());
+        }
+        if (p.threads() > 0) {
+          process.put("threads", p.threads());
+        }
+        processes.add(process);
+      }
+      procs.put("processes", processes);
+    }
     procs.put("started", start.word());
     emit(procs);
+  }
+
+  private static String word(ProcessState state) {
+    return state.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   @Override

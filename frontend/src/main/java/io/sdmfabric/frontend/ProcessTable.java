@@ -1,7 +1,9 @@
 package io.sdmfabric.frontend;
 
+import io.sdmfabric.model.Attributes;
 import io.sdmfabric.model.DebugJob;
 import io.sdmfabric.model.ModelListener;
+import io.sdmfabric.model.NodeState;
 import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.RankReply;
@@ -43,6 +45,44 @@ public final class ProcessTable {
     /** This row with {@code count} threads. */
     public Row withThreads(long count) {
       return new Row(state, location, ranks, count);
+    }
+  }
+
+  /**
+   * A node of the job: its host name, whether its server is there ({@link NodeState#UP}) or gone
+   * ({@link NodeState#DOWN}: all its ranks lost), the pid of that server (an agent JVM, or the
+   * master's own), and the ranks it serves.
+   */
+  public record Node(String host, NodeState state, int serverPid, RankSet ranks) {
+    public Node {
+      Objects.requireNonNull(host, "host");
+      Objects.requireNonNull(state, "state");
+      Objects.requireNonNull(ranks, "ranks");
+    }
+  }
+
+  /**
+   * One rank as the model knows it: its state and place, its node's host (empty until asked), its
+   * process id (0 until known) and how many threads it had when they were last counted.
+   */
+  public record Process(
+      int rank, ProcessState state, String place, String host, int pid, int threads) {
+    public Process {
+      Objects.requireNonNull(state, "state");
+      Objects.requireNonNull(place, "place");
+      Objects.requireNonNull(host, "host");
+    }
+  }
+
+  /**
+   * What {@code procs} shows: the rows, the nodes that serve the ranks of the rows, and (for {@code
+   * procs -l}) every rank on its own, else none.
+   */
+  public record Listing(List<Row> rows, List<Node> nodes, List<Process> processes) {
+    public Listing {
+      rows = List.copyOf(rows);
+      nodes = List.copyOf(nodes);
+      processes = List.copyOf(processes);
     }
   }
 
@@ -127,7 +167,60 @@ public final class ProcessTable {
   /** Marks ranks lost (their server is gone); an exited rank stays exited. */
   public synchronized void lose(RankSet ranks) {
     job.move(ranks, ProcessState.LOST, "");
+    job.markNodesDown();
     notifyAll();
+  }
+
+  /**
+   * Records where ranks run, from the replies to {@code process_info} ({@link Reply.ProcessInfo});
+   * other replies change nothing.
+   */
+  public synchronized void locate(List<RankReply> replies) {
+    for (RankReply r : replies) {
+      if (r.reply() instanceof Reply.ProcessInfo p && !p.host().isBlank()) {
+        job.locate(r.ranks(), p.host(), p.pid(), p.serverPid());
+      }
+    }
+  }
+
+  /** Records the number of threads of ranks, from the replies to {@code list_threads}. */
+  public synchronized void countThreads(List<RankReply> replies) {
+    for (RankReply r : replies) {
+      if (r.reply() instanceof Reply.Threads t) {
+        job.countThreads(r.ranks(), t.threads().size());
+      }
+    }
+  }
+
+  /** The job's nodes that serve ranks, in the order of their first rank. */
+  public synchronized List<Node> nodes() {
+    return job.nodes().stream()
+        .map(
+            n ->
+                new Node(
+                    n.name(), n.state(), n.attribute(Attributes.SERVER_PID), job.ranksOn(n.name())))
+        .filter(n -> !n.ranks().isEmpty())
+        .sorted(Comparator.comparingInt(n -> n.ranks().first()))
+        .toList();
+  }
+
+  /** The ranks of {@code among}, one by one. */
+  public synchronized List<Process> processes(RankSet among) {
+    List<Process> list = new ArrayList<>();
+    among.forEach(
+        rank ->
+            job.process(rank)
+                .ifPresent(
+                    p ->
+                        list.add(
+                            new Process(
+                                rank,
+                                p.state(),
+                                p.place(),
+                                p.nodeName(),
+                                p.pid().orElse(0),
+                                p.threads()))));
+    return list;
   }
 
   /** The ranks of {@code among} that are in {@code state}. */
@@ -166,5 +259,25 @@ public final class ProcessTable {
     }
     rows.sort(Comparator.comparingInt(row -> row.ranks().first()));
     return rows;
+  }
+
+  /**
+   * What {@code procs} shows of {@code among}: its rows, with the threads of the stopped ones as
+   * last counted ({@link #countThreads}), the nodes that serve them, and, when {@code each}, every
+   * rank on its own.
+   */
+  public synchronized Listing listing(RankSet among, boolean each) {
+    List<Row> rows =
+        rows(among).stream()
+            .map(r -> r.state() == ProcessState.STOPPED ? r.withThreads(threads(r.ranks())) : r)
+            .toList();
+    List<Node> nodes = nodes().stream().filter(n -> n.ranks().intersects(among)).toList();
+    return new Listing(rows, nodes, each ? processes(among) : List.of());
+  }
+
+  private long threads(RankSet ranks) {
+    long[] sum = {0};
+    ranks.forEach(rank -> job.process(rank).ifPresent(p -> sum[0] += p.threads()));
+    return sum[0];
   }
 }

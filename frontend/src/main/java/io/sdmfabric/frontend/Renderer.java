@@ -4,7 +4,6 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
-import java.util.List;
 
 /**
  * How the console shows what happens: as text for people ({@link TextRenderer}) or one JSON object
@@ -25,8 +24,8 @@ public interface Renderer {
   /** Who waits for whom in MPI ({@code waits}, {@code sdm stacks}). */
   void mpiWaits(MpiWaitGraph graph);
 
-  /** The rows of {@code procs}, and how the session's ranks were started. */
-  void procs(List<ProcessTable.Row> rows, SessionClient.Started start);
+  /** What {@code procs} shows, and how the session's ranks were started. */
+  void procs(ProcessTable.Listing listing, SessionClient.Started start);
 
   /** How the session's {@code ranks} were started: the session's first line. */
   void session(RankSet ranks, SessionClient.Started start);

@@ -2,6 +2,7 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
@@ -240,7 +241,8 @@ public final class TextRenderer implements Renderer {
   }
 
   @Override
-  public synchronized void procs(List<ProcessTable.Row> rows, SessionClient.Started start) {
+  public synchronized void procs(ProcessTable.Listing listing, SessionClient.Started start) {
+    List<ProcessTable.Row> rows = listing.rows();
     // The threads' column only when some row counted them.
     boolean threads = rows.stream().anyMatch(r -> r.threads() > 0);
     line(
@@ -249,7 +251,7 @@ public final class TextRenderer implements Renderer {
                 Locale.ROOT, "%-12s %-40s %-8s %s", "state", "location", "threads", "ranks")
             : String.format(Locale.ROOT, "%-12s %-40s %s", "state", "location", "ranks"));
     for (ProcessTable.Row r : rows) {
-      String state = r.state().name().toLowerCase(Locale.ROOT);
+      String state = word(r.state());
       line(
           threads
               ? String.format(
@@ -261,7 +263,49 @@ public final class TextRenderer implements Renderer {
                   r.ranks())
               : String.format(Locale.ROOT, "%-12s %-40s [%s]", state, r.location(), r.ranks()));
     }
+    if (!listing.nodes().isEmpty()) {
+      line(String.format(Locale.ROOT, "%-20s %-6s %-10s %s", "host", "state", "server", "ranks"));
+      for (ProcessTable.Node n : listing.nodes()) {
+        line(
+            String.format(
+                Locale.ROOT,
+                "%-20s %-6s %-10s [%s]",
+                n.host(),
+                n.state().name().toLowerCase(Locale.ROOT),
+                n.serverPid() > 0 ? "pid " + n.serverPid() : "",
+                n.ranks()));
+      }
+    }
+    if (!listing.processes().isEmpty()) {
+      line(
+          String.format(
+              Locale.ROOT,
+              "%-6s %-12s %-20s %-8s %-8s %s",
+              "rank",
+              "state",
+              "host",
+              "pid",
+              "threads",
+              "location"));
+      for (ProcessTable.Process p : listing.processes()) {
+        line(
+            String.format(
+                    Locale.ROOT,
+                    "%-6d %-12s %-20s %-8s %-8s %s",
+                    p.rank(),
+                    word(p.state()),
+                    p.host(),
+                    p.pid() > 0 ? p.pid() : "",
+                    p.threads() > 0 ? p.threads() : "",
+                    p.place())
+                .stripTrailing());
+      }
+    }
     line("(" + start.description() + ")");
+  }
+
+  private static String word(ProcessState state) {
+    return state.name().toLowerCase(Locale.ROOT);
   }
 
   @Override

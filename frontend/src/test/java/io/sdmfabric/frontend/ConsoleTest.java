@@ -3,6 +3,7 @@ package io.sdmfabric.frontend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.NodeState;
 import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.ThreadInfo;
@@ -45,7 +46,10 @@ class ConsoleTest {
                   .addChildren(ValueProto.newBuilder().setName("y")))
           .build();
 
-  /** Four ranks: 0-2 attached and stopped in nanosleep, 3 without a debugger. */
+  /**
+   * Four ranks: 0-2 attached and stopped in nanosleep (0 and 1 on node1, 2 on node2), 3 without a
+   * debugger.
+   */
   private static final class Scripted implements SessionClient {
     final List<CommandBody.KindCase> calls = new ArrayList<>();
     final EventSubscribers events = new EventSubscribers();
@@ -70,7 +74,15 @@ class ConsoleTest {
       if (!failed.isEmpty()) {
         replies.add(new RankReply(failed, EventBodies.error(NOT_ATTACHED)));
       }
-      if (!attached.isEmpty()) {
+      if (command.getKindCase() == CommandBody.KindCase.PROCESS_INFO) {
+        // Ranks 0 and 1 on node1, 2 on node2, each its own pid.
+        attached.forEach(
+            r ->
+                replies.add(
+                    new RankReply(
+                        RankSet.of(r),
+                        EventBodies.processInfo(100 + r, r < 2 ? "node1" : "node2", 7 + r / 2))));
+      } else if (!attached.isEmpty()) {
         replies.add(
             new RankReply(
                 attached,
@@ -128,8 +140,49 @@ class ConsoleTest {
             String.format("%-12s %-40s %-8s %s", "state", "location", "threads", "ranks"),
             String.format("%-12s %-40s %-8s [%s]", "stopped", SLEEP.describe(), 6, "0-2"),
             String.format("%-12s %-40s %-8s [%s]", "error", NOT_ATTACHED, "", "3"),
+            String.format("%-20s %-6s %-10s %s", "host", "state", "server", "ranks"),
+            String.format("%-20s %-6s %-10s [%s]", "node1", "up", "pid 7", "0,1"),
+            String.format("%-20s %-6s %-10s [%s]", "node2", "up", "pid 8", "2"),
             "(attached to running processes)"),
         shown);
+  }
+
+  @Test
+  void procsDashLShowsEveryRankWithItsHostPidAndThreads() throws Exception {
+    console.recordStops(RankSet.all(4));
+    console.execute("[1-3] procs -l");
+    List<String> shown = out.toString(StandardCharsets.UTF_8).lines().toList();
+    String each = "%-6s %-12s %-20s %-8s %-8s %s";
+    assertEquals(
+        List.of(
+            String.format(each, "rank", "state", "host", "pid", "threads", "location"),
+            String.format(each, 1, "stopped", "node1", 101, 2, SLEEP.describe()),
+            String.format(each, 2, "stopped", "node2", 102, 2, SLEEP.describe()),
+            String.format(each, 3, "error", "", "", "", NOT_ATTACHED)),
+        shown.subList(6, 10),
+        String.join("\n", shown));
+    // Only the ranks asked were located.
+    assertEquals(String.format("%-20s %-6s %-10s [%s]", "node1", "up", "pid 7", "1"), shown.get(4));
+  }
+
+  @Test
+  void nodesGoDownWhenAllTheirRanksAreLost() throws Exception {
+    console.recordStops(RankSet.all(4));
+    console.execute("procs");
+    console.table().lose(RankSet.of(2));
+    assertEquals(
+        List.of(
+            new ProcessTable.Node("node1", NodeState.UP, 7, RankSet.of(0, 1)),
+            new ProcessTable.Node("node2", NodeState.DOWN, 8, RankSet.of(2))),
+        console.table().nodes());
+  }
+
+  @Test
+  void procsTakesOnlyDashL() {
+    console.execute("procs --all");
+    assertEquals(
+        "error: \"procs\" takes \"-l\" (every rank with its host and pid) or nothing",
+        out.toString(StandardCharsets.UTF_8).strip());
   }
 
   @Test

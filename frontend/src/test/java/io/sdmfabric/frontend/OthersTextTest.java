@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.NodeState;
 import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.RankSet;
@@ -101,7 +102,11 @@ class OthersTextTest {
     }
     r.stacks(StackTree.of(List.of(FRAME), RANK));
     r.procs(
-        List.of(new ProcessTable.Row(ProcessState.ERROR, NASTY, RANK)),
+        new ProcessTable.Listing(
+            List.of(new ProcessTable.Row(ProcessState.ERROR, NASTY, RANK)),
+            List.of(new ProcessTable.Node(NASTY, NodeState.UP, 7, RANK)),
+            List.of(
+                new ProcessTable.Process(RANK.first(), ProcessState.ERROR, NASTY, NASTY, 8, 1))),
         io.sdmfabric.wire.SessionClient.Started.SHIM);
     r.error(RANK, NASTY);
     r.error(RankSet.empty(), NASTY);
@@ -146,6 +151,10 @@ class OthersTextTest {
               || line.startsWith("fn\\x1b") // the root of the stack tree
               || line.startsWith("state ")
               || line.startsWith("error ") // the row of procs
+              || line.startsWith("host ") // procs' nodes
+              || line.startsWith("\\x1b[2J") // a node named with the text
+              || line.startsWith("rank ") // procs -l
+              || line.startsWith("5      error ") // procs -l, rank 5
               || line.equals("(started by the launcher under sdm's rank shim)") // procs' last
               || line.startsWith("error: "), // an error of no rank
           line);

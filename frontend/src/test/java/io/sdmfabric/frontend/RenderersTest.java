@@ -3,6 +3,7 @@ package io.sdmfabric.frontend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sdmfabric.model.DebugEvent;
+import io.sdmfabric.model.NodeState;
 import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.EventBodies;
@@ -36,7 +37,7 @@ class RenderersTest {
     Renderer r = make.apply(new PrintStream(bytes, true, StandardCharsets.UTF_8));
     r.session(RankSet.all(4), SessionClient.Started.PMIX);
     r.event(event);
-    r.procs(ROWS, SessionClient.Started.PMIX);
+    r.procs(new ProcessTable.Listing(ROWS, List.of(), List.of()), SessionClient.Started.PMIX);
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
@@ -54,6 +55,28 @@ class RenderersTest {
             "(started by the launcher through the PMIx tool interface)",
             ""),
         out);
+  }
+
+  @Test
+  void jsonProcsHasTheNodesAndWithDashLEveryRank() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    new JsonRenderer(new PrintStream(bytes, true, StandardCharsets.UTF_8))
+        .procs(
+            new ProcessTable.Listing(
+                List.of(new ProcessTable.Row(ProcessState.STOPPED, "main at a.c:3", RankSet.of(0))),
+                List.of(new ProcessTable.Node("node1", NodeState.UP, 77, RankSet.of(0, 1))),
+                List.of(
+                    new ProcessTable.Process(
+                        0, ProcessState.STOPPED, "main at a.c:3", "node1", 4100, 2))),
+            SessionClient.Started.SHIM);
+    assertEquals(
+        "{\"event\":\"procs\",\"ranks\":\"0\",\"rows\":["
+            + "{\"state\":\"stopped\",\"location\":\"main at a.c:3\",\"ranks\":\"0\"}],"
+            + "\"nodes\":[{\"host\":\"node1\",\"state\":\"up\",\"serverPid\":77,"
+            + "\"ranks\":\"0,1\"}],"
+            + "\"processes\":[{\"rank\":0,\"state\":\"stopped\",\"location\":\"main at a.c:3\","
+            + "\"host\":\"node1\",\"pid\":4100,\"threads\":2}],\"started\":\"shim\"}",
+        bytes.toString(StandardCharsets.UTF_8).strip());
   }
 
   @Test

@@ -92,7 +92,7 @@ public final class GdbDebugger implements Debugger {
     return link.driver;
   }
 
-  /** The process id of the program, if it runs. */
+  @Override
   public OptionalLong programPid() {
     return processes.pid();
   }

@@ -14,21 +14,15 @@ public final class Attributes {
   public static final AttributeDefinition<Integer> PID =
       new AttributeDefinition<>("pid", Integer.class, "PID", "Operating-system process id", -1);
 
-  /** Path of the executable a job or process runs. */
-  public static final AttributeDefinition<String> EXECUTABLE =
-      new AttributeDefinition<>(
-          "executable", String.class, "Executable", "Path of the program being debugged", "");
+  /** How many threads a process had when they were last counted. */
+  public static final AttributeDefinition<Integer> THREADS =
+      new AttributeDefinition<>("threads", Integer.class, "Threads", "Number of threads", 0);
 
-  /** Working directory a job's processes start in. */
-  public static final AttributeDefinition<String> WORKING_DIRECTORY =
+  /**
+   * The process id of what serves a compute node's ranks: an agent JVM, or the master's own JVM
+   * when it serves them itself.
+   */
+  public static final AttributeDefinition<Integer> SERVER_PID =
       new AttributeDefinition<>(
-          "workingDirectory",
-          String.class,
-          "Working directory",
-          "Directory the processes start in",
-          "");
-
-  /** Host name of a compute node or of the node a process runs on. */
-  public static final AttributeDefinition<String> HOST =
-      new AttributeDefinition<>("host", String.class, "Host", "Host name", "");
+          "serverPid", Integer.class, "Server PID", "Process id of the node's server", -1);
 }

@@ -200,6 +200,82 @@ public final class DebugJob extends ModelElement<JobState> {
   }
 
   /**
+   * Records where the processes of {@code ranks} run, as their servers reported it: on node {@code
+   * nodeName} (added if the job has no such node yet, and {@link NodeState#UP}), served there by
+   * process {@code serverPid} ({@link Attributes#SERVER_PID} of the node), each with
+   * operating-system process id {@code pid} ({@link Attributes#PID}; 0 or less: none, and the
+   * attribute is unset). Ranks without a process are skipped. The job's child listeners receive one
+   * {@link ModelEvent.ProcessesLocated} when a node or a pid changed.
+   *
+   * @return the ranks whose node or pid changed
+   */
+  public RankSet locate(RankSet ranks, String nodeName, int pid, int serverPid) {
+    Objects.requireNonNull(ranks, "ranks");
+    Objects.requireNonNull(nodeName, "nodeName");
+    if (nodeName.isBlank()) {
+      throw new IllegalArgumentException("node name must not be blank");
+    }
+    ComputeNode node = nodes.containsKey(nodeName) ? nodes.get(nodeName) : addNode(nodeName);
+    node.moveTo(NodeState.UP);
+    node.setAttribute(Attributes.SERVER_PID, serverPid);
+    RoaringBitmap onNode = ranksByNode.get(nodeName);
+    RankSet.Builder changed = RankSet.builder();
+    RoaringBitmap.and(ranks.bitmap(), allRanks)
+        .forEach(
+            (int rank) -> {
+              DebugProcess process = processes[rank];
+              boolean moved = !process.nodeName().equals(nodeName);
+              if (moved) {
+                RoaringBitmap before = ranksByNode.get(process.nodeName());
+                if (before != null) {
+                  before.remove(rank);
+                }
+                onNode.add(rank);
+                process.nodeName = nodeName;
+              }
+              boolean newPid =
+                  pid > 0
+                      ? process.attribute(Attributes.PID) != pid
+                      : process.hasAttribute(Attributes.PID);
+              if (newPid) {
+                process.setPid(pid);
+              }
+              if (moved || newPid) {
+                changed.add(rank);
+              }
+            });
+    RankSet located = changed.build();
+    if (!located.isEmpty()) {
+      childListeners.fire(new ModelEvent.ProcessesLocated(this, nodeName, located));
+    }
+    return located;
+  }
+
+  /**
+   * Records how many threads the processes of {@code ranks} have ({@link Attributes#THREADS}), as
+   * they were counted now.
+   */
+  public void countThreads(RankSet ranks, int threads) {
+    Objects.requireNonNull(ranks, "ranks");
+    RoaringBitmap.and(ranks.bitmap(), allRanks)
+        .forEach((int rank) -> processes[rank].setAttribute(Attributes.THREADS, threads));
+  }
+
+  /**
+   * Moves the node whose ranks' servers are gone to {@link NodeState#DOWN}: each node all of whose
+   * processes are {@link ProcessState#LOST}.
+   */
+  public void markNodesDown() {
+    RoaringBitmap lost = ranksByState.get(ProcessState.LOST);
+    for (ComputeNode node : nodes.values()) {
+      RoaringBitmap onNode = ranksByNode.get(node.name());
+      if (!onNode.isEmpty() && RoaringBitmap.andNot(onNode, lost).isEmpty()) {
+        node.moveTo(NodeState.DOWN);
+      }
+    }
+  }
+
+  /**
    * Moves the processes of {@code ranks} that may move to {@code to} ({@link
    * ProcessState#canMoveTo}) there, at {@code place}; ranks already in {@code to} take the new
    * place. The others stay as they are: a report that comes late (a lost rank's exit) changes

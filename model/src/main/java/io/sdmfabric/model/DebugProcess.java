@@ -11,7 +11,9 @@ public final class DebugProcess extends ModelElement<ProcessState> {
 
   private final DebugJob job;
   private final int rank;
-  private final String nodeName;
+
+  /** Set by the job when the process is located ({@link DebugJob#locate}). */
+  String nodeName;
 
   DebugProcess(DebugJob job, int rank, String nodeName) {
     super(ProcessState.NOT_STARTED);
@@ -44,6 +46,20 @@ public final class DebugProcess extends ModelElement<ProcessState> {
     return hasAttribute(Attributes.PID)
         ? OptionalInt.of(attribute(Attributes.PID))
         : OptionalInt.empty();
+  }
+
+  /** Sets or, for 0 or less, unsets the pid. */
+  void setPid(int pid) {
+    if (pid > 0) {
+      setAttribute(Attributes.PID, pid);
+    } else {
+      removeAttribute(Attributes.PID);
+    }
+  }
+
+  /** How many threads the process had when they were last counted; 0 if never. */
+  public int threads() {
+    return attribute(Attributes.THREADS);
   }
 
   /** Where it stopped, how it exited, why it is in error ({@link DebugJob#place}). */

@@ -1,6 +1,7 @@
 package io.sdmfabric.model;
 
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -85,6 +86,14 @@ public interface Debugger extends AutoCloseable {
    */
   default CompletableFuture<MpiWait> mpiWait() {
     return CompletableFuture.completedFuture(MpiWait.UNKNOWN);
+  }
+
+  /**
+   * The operating-system process id of the program while it runs (started or attached to, until it
+   * ends); empty before and after, and for a debugger without processes (the simulator's).
+   */
+  default OptionalLong programPid() {
+    return OptionalLong.empty();
   }
 
   /** Selects a frame of the selected thread for variables and expressions. */

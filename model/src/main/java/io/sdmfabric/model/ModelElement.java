@@ -106,6 +106,23 @@ public abstract sealed class ModelElement<S extends Enum<S> & ElementState<S>>
     }
   }
 
+  /**
+   * Unsets {@code definition}, so that it reads its default again, and notifies this element's
+   * listeners with {@link ModelEvent.AttributeChanged} if the value it had differs from the
+   * default.
+   */
+  public final <T> void removeAttribute(AttributeDefinition<T> definition) {
+    Objects.requireNonNull(definition, "definition");
+    if (attributes == null || !attributes.containsKey(definition)) {
+      return;
+    }
+    T old = attribute(definition);
+    attributes.remove(definition);
+    if (!old.equals(definition.defaultValue())) {
+      fire(new ModelEvent.AttributeChanged<>(this, definition, old, definition.defaultValue()));
+    }
+  }
+
   /** The attributes set on this element, in the order they were first set; a read-only snapshot. */
   public final Map<AttributeDefinition<?>, Object> attributes() {
     return attributes == null

@@ -10,7 +10,8 @@ import java.util.Objects;
  * A job's child listeners receive {@link ChildAdded} and {@link ProcessesAdded} when processes or
  * nodes join, {@link StateChanged} when one child changes state, and a single {@link
  * ProcessesMoved} for a change of many processes at once (see {@link DebugJob#move}), so that a
- * million ranks stopping at a breakpoint is one event, not a million.
+ * million ranks stopping at a breakpoint is one event, not a million; likewise one {@link
+ * ProcessesLocated} for the processes found on a node ({@link DebugJob#locate}).
  */
 public sealed interface ModelEvent {
 
@@ -56,6 +57,18 @@ public sealed interface ModelEvent {
   /** The processes of {@code ranks}, all on node {@code nodeName}, were added to {@code job}. */
   record ProcessesAdded(DebugJob job, String nodeName, RankSet ranks) implements ModelEvent {
     public ProcessesAdded {
+      Objects.requireNonNull(job, "job");
+      Objects.requireNonNull(nodeName, "nodeName");
+      Objects.requireNonNull(ranks, "ranks");
+    }
+  }
+
+  /**
+   * The processes of {@code ranks} of {@code job} were found on node {@code nodeName}, or their
+   * process ids changed ({@link DebugJob#locate}).
+   */
+  record ProcessesLocated(DebugJob job, String nodeName, RankSet ranks) implements ModelEvent {
+    public ProcessesLocated {
       Objects.requireNonNull(job, "job");
       Objects.requireNonNull(nodeName, "nodeName");
       Objects.requireNonNull(ranks, "ranks");

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 
 class AttributeTest {
 
+  private static final AttributeDefinition<String> NAME =
+      new AttributeDefinition<>("name", String.class, "Name", "", "");
   private static final AttributeDefinition<Long> BYTES =
       new AttributeDefinition<>("bytes", Long.class, "Bytes", "", 0L);
 
@@ -62,7 +64,7 @@ class AttributeTest {
   void unsetAttributeReadsAsItsDefault() {
     DebugProcess process = newProcess();
     assertEquals(-1, process.attribute(Attributes.PID));
-    assertEquals("", process.attribute(Attributes.EXECUTABLE));
+    assertEquals(0, process.attribute(Attributes.THREADS));
     assertFalse(process.hasAttribute(Attributes.PID));
     assertEquals(OptionalInt.empty(), process.pid());
     assertEquals(Map.of(), process.attributes());
@@ -101,24 +103,23 @@ class AttributeTest {
   @Test
   void setAttributeRejectsNull() {
     DebugProcess process = newProcess();
-    assertThrows(NullPointerException.class, () -> process.setAttribute(Attributes.HOST, null));
+    assertThrows(NullPointerException.class, () -> process.setAttribute(NAME, null));
   }
 
   @Test
   void attributesSnapshotIsReadOnlyAndDetached() {
     DebugJob job = new DebugJob("j");
-    job.setAttribute(Attributes.WORKING_DIRECTORY, "/tmp");
+    job.setAttribute(NAME, "first");
     Map<AttributeDefinition<?>, Object> snapshot = job.attributes();
-    job.setAttribute(Attributes.EXECUTABLE, "/bin/app");
-    assertEquals(Map.of(Attributes.WORKING_DIRECTORY, "/tmp"), snapshot);
+    job.setAttribute(BYTES, 1L);
+    assertEquals(Map.of(NAME, "first"), snapshot);
     assertThrows(UnsupportedOperationException.class, () -> snapshot.put(BYTES, 1L));
   }
 
   @Test
   void standardDefinitionsHaveDistinctIds() {
     List<AttributeDefinition<?>> all =
-        List.of(
-            Attributes.PID, Attributes.EXECUTABLE, Attributes.WORKING_DIRECTORY, Attributes.HOST);
+        List.of(Attributes.PID, Attributes.THREADS, Attributes.SERVER_PID);
     assertEquals(all.size(), all.stream().map(AttributeDefinition::id).distinct().count());
   }
 
@@ -126,5 +127,22 @@ class AttributeTest {
     DebugJob job = new DebugJob("j");
     job.addNode("n");
     return job.addProcess(0, "n");
+  }
+
+  @Test
+  void removingAnAttributeRestoresItsDefaultAndTellsListenersOfTheChange() {
+    DebugJob job = new DebugJob("j");
+    DebugProcess process = job.addProcess(0, job.addNode("n").name());
+    process.setAttribute(Attributes.PID, 4242);
+    List<ModelEvent> events = new ArrayList<>();
+    process.addListener(events::add);
+
+    process.removeAttribute(Attributes.PID);
+    process.removeAttribute(Attributes.PID);
+
+    assertFalse(process.hasAttribute(Attributes.PID));
+    assertEquals(-1, process.attribute(Attributes.PID));
+    assertEquals(
+        List.of(new ModelEvent.AttributeChanged<>(process, Attributes.PID, 4242, -1)), events);
   }
 }

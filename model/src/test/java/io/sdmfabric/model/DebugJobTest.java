@@ -196,6 +196,75 @@ class DebugJobTest {
   }
 
   @Test
+  void locatingProcessesAddsTheirNodeUpAndSetsTheirPidsWithOneEvent() {
+    DebugJob job = new DebugJob("j");
+    job.addProcesses(RankSet.all(4));
+    List<ModelEvent> events = new ArrayList<>();
+    job.addChildListener(events::add);
+
+    assertEquals(RankSet.of(0), job.locate(RankSet.of(0), "node1", 4100, 77));
+    assertEquals(RankSet.of(1, 2), job.locate(RankSet.of(1, 2, 9), "node1", 0, 77));
+
+    ComputeNode node = job.node("node1").orElseThrow();
+    assertEquals(NodeState.UP, node.state());
+    assertEquals(77, node.attribute(Attributes.SERVER_PID));
+    assertEquals(RankSet.of(0, 1, 2), node.ranks());
+    assertEquals(4100, job.process(0).orElseThrow().pid().orElseThrow());
+    assertTrue(job.process(1).orElseThrow().pid().isEmpty());
+    assertEquals("node1", job.process(2).orElseThrow().nodeName());
+    assertEquals(
+        List.of(
+            new ModelEvent.ChildAdded(job, node),
+            new ModelEvent.StateChanged<>(node, NodeState.UNKNOWN, NodeState.UP),
+            new ModelEvent.ProcessesLocated(job, "node1", RankSet.of(0)),
+            new ModelEvent.ProcessesLocated(job, "node1", RankSet.of(1, 2))),
+        events);
+  }
+
+  @Test
+  void locatingAgainChangesOnlyWhatMovedAndAProgramRunAgainHasItsNewPid() {
+    DebugJob job = new DebugJob("j");
+    job.addProcesses(RankSet.all(2));
+    job.locate(RankSet.of(0), "node1", 4100, 77);
+    job.locate(RankSet.of(1), "node1", 4101, 77);
+
+    assertEquals(RankSet.empty(), job.locate(RankSet.of(0), "node1", 4100, 77));
+    assertEquals(RankSet.of(0), job.locate(RankSet.of(0), "node1", 5200, 77));
+    assertEquals(5200, job.process(0).orElseThrow().pid().orElseThrow());
+    // A program that ended has no pid.
+    assertEquals(RankSet.of(1), job.locate(RankSet.of(1), "node2", 0, 78));
+    assertTrue(job.process(1).orElseThrow().pid().isEmpty());
+    assertEquals(RankSet.of(0), job.ranksOn("node1"));
+    assertEquals(RankSet.of(1), job.ranksOn("node2"));
+  }
+
+  @Test
+  void aNodeGoesDownWhenAllItsProcessesAreLostAndUpWhenOneIsFoundAgain() {
+    DebugJob job = new DebugJob("j");
+    job.addProcesses(RankSet.all(4));
+    job.locate(RankSet.of(0, 1), "node1", 0, 77);
+    job.locate(RankSet.of(2, 3), "node2", 0, 78);
+    job.move(RankSet.of(1, 2, 3), ProcessState.LOST, "");
+
+    job.markNodesDown();
+
+    assertEquals(NodeState.UP, job.node("node1").orElseThrow().state());
+    assertEquals(NodeState.DOWN, job.node("node2").orElseThrow().state());
+    job.locate(RankSet.of(2), "node2", 0, 79);
+    assertEquals(NodeState.UP, job.node("node2").orElseThrow().state());
+  }
+
+  @Test
+  void countedThreadsAreEachProcesssOwn() {
+    DebugJob job = new DebugJob("j");
+    job.addProcesses(RankSet.all(3));
+    job.countThreads(RankSet.of(0, 2, 7), 4);
+    assertEquals(4, job.process(0).orElseThrow().threads());
+    assertEquals(0, job.process(1).orElseThrow().threads());
+    assertEquals(4, job.process(2).orElseThrow().threads());
+  }
+
+  @Test
   void handlesAMillionRanksInBulk() {
     int n = 1 << 20;
     DebugJob job = new DebugJob("big");

@@ -72,7 +72,7 @@ class ModelListenerTest {
     List<ModelEvent> events = new ArrayList<>();
     job.addListener(events::add);
     assertFalse(job.moveTo(JobState.PENDING));
-    job.setAttribute(Attributes.EXECUTABLE, "");
+    job.setAttribute(Attributes.SERVER_PID, -1);
     assertEquals(List.of(), events);
   }
 
@@ -81,12 +81,12 @@ class ModelListenerTest {
     DebugJob job = new DebugJob("j");
     List<ModelEvent> events = new ArrayList<>();
     job.addListener(events::add);
-    job.setAttribute(Attributes.EXECUTABLE, "/bin/a");
-    job.setAttribute(Attributes.EXECUTABLE, "/bin/b");
+    job.setAttribute(Attributes.SERVER_PID, 7);
+    job.setAttribute(Attributes.SERVER_PID, 8);
     assertEquals(
         List.of(
-            new ModelEvent.AttributeChanged<>(job, Attributes.EXECUTABLE, "", "/bin/a"),
-            new ModelEvent.AttributeChanged<>(job, Attributes.EXECUTABLE, "/bin/a", "/bin/b")),
+            new ModelEvent.AttributeChanged<>(job, Attributes.SERVER_PID, -1, 7),
+            new ModelEvent.AttributeChanged<>(job, Attributes.SERVER_PID, 7, 8)),
         events);
   }
 

@@ -173,6 +173,11 @@ public final class DebuggerBackend implements RankBackend {
                         .toList()));
       case MPI_WAIT:
         return cached(c, debugger.mpiWait(), EventBodies::mpiWait);
+      case PROCESS_INFO:
+        return CompletableFuture.completedFuture(
+            ReplyBody.of(
+                EventBodies.processInfo(
+                    (int) debugger.programPid().orElse(0), ThisHost.NAME, ThisHost.SERVER_PID)));
       case SELECT_FRAME:
         return cached(
             c,

@@ -14,6 +14,9 @@ import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +71,15 @@ class DebuggerBackendTest {
     EventBody stop = stops.stream().filter(EventBody::hasSuspended).findFirst().orElseThrow();
     assertEquals("compute", stop.getSuspended().getFrame().getFunction());
     assertEquals(0, stop.getSuspended().getFrame().getAddress());
+  }
+
+  @Test
+  void processInfoNamesThisHostAndThisJvmAndNoPidForASimulatedRank() throws Exception {
+    String host =
+        Files.readString(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.UTF_8).strip();
+    assertEquals(
+        EventBodies.processInfo(0, host, (int) ProcessHandle.current().pid()),
+        run(Commands.processInfo()));
   }
 
   @Test

@@ -119,6 +119,11 @@ public final class Commands {
     return CommandBody.newBuilder().setMpiWait(EMPTY).build();
   }
 
+  /** Each rank's operating-system process and host ({@code procs}, the model's nodes). */
+  public static CommandBody processInfo() {
+    return CommandBody.newBuilder().setProcessInfo(EMPTY).build();
+  }
+
   /**
    * Selects the frame at {@code level}, 0 the innermost ({@code frame}, {@code up}, {@code down}).
    */

@@ -20,6 +20,7 @@ import io.sdmfabric.wire.proto.ExitEvent;
 import io.sdmfabric.wire.proto.FramesEvent;
 import io.sdmfabric.wire.proto.MemoryEvent;
 import io.sdmfabric.wire.proto.OutputEvent;
+import io.sdmfabric.wire.proto.ProcessInfoEvent;
 import io.sdmfabric.wire.proto.RankLostEvent;
 import io.sdmfabric.wire.proto.SignalsEvent;
 import io.sdmfabric.wire.proto.SuspendedEvent;
@@ -230,6 +231,17 @@ public final class EventBodies {
   /** The reply with what a rank waits for in MPI. */
   public static EventBody mpiWait(MpiWait wait) {
     return EventBody.newBuilder().setMpiWait(Protos.toProto(wait)).build();
+  }
+
+  /**
+   * The reply with a rank's process: its pid (0 when it has none), its host, and the pid of the JVM
+   * that serves it.
+   */
+  public static EventBody processInfo(int pid, String host, int serverPid) {
+    return EventBody.newBuilder()
+        .setProcessInfo(
+            ProcessInfoEvent.newBuilder().setPid(pid).setHost(host).setServerPid(serverPid))
+        .build();
   }
 
   /** The reply with one frame, e.g. the one just selected. */

@@ -85,6 +85,11 @@ public sealed interface Reply {
       case LOST -> new Lost(body.getLost().getReason());
       case THREAD_STACKS -> new ThreadStacks(Protos.fromProto(body.getThreadStacks()));
       case MPI_WAIT -> new WaitsInMpi(Protos.fromProto(body.getMpiWait()));
+      case PROCESS_INFO ->
+          new ProcessInfo(
+              body.getProcessInfo().getPid(),
+              body.getProcessInfo().getHost(),
+              body.getProcessInfo().getServerPid());
       case KIND_NOT_SET -> new Unknown();
     };
   }
@@ -231,6 +236,12 @@ public sealed interface Reply {
 
   /** {@code mpi_wait}: what the ranks wait for in MPI. */
   record WaitsInMpi(MpiWait mpiWait) implements Reply {}
+
+  /**
+   * {@code process_info}: the ranks' operating-system process ({@code pid}, 0 when they have none),
+   * the host it runs on, and the pid of the JVM that serves them there.
+   */
+  record ProcessInfo(int pid, String host, int serverPid) implements Reply {}
 
   /**
    * A body of a known {@code kind} (as {@link #kindName} spells it) whose content no model value

@@ -49,7 +49,8 @@ class CommandsTest {
         Commands.input(new byte[] {'a'}),
         Commands.detach(),
         Commands.listAllStacks(),
-        Commands.mpiWait());
+        Commands.mpiWait(),
+        Commands.processInfo());
   }
 
   @Test

@@ -79,6 +79,9 @@ class ReplyTest {
                 new Reply.Memory(ByteString.copyFrom(new byte[] {1, 2}))),
             Map.entry(EventBodies.signals(List.of(s)), new Reply.Signals(List.of(s))),
             Map.entry(EventBodies.text("done"), new Reply.Text("done")),
+            Map.entry(
+                EventBodies.processInfo(4100, "node1", 77),
+                new Reply.ProcessInfo(4100, "node1", 77)),
             Map.entry(EventBodies.stackTree(tree), new Reply.Stacks(tree)),
             Map.entry(
                 EventBodies.event(new DebugEvent.DebuggerEnded("gdb died")),

@@ -7,7 +7,6 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
-import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -47,8 +46,8 @@ final class DebugConsoleRenderer implements Renderer {
   }
 
   @Override
-  public void procs(List<ProcessTable.Row> rows, SessionClient.Started start) {
-    text.procs(rows, start);
+  public void procs(ProcessTable.Listing listing, SessionClient.Started start) {
+    text.procs(listing, start);
   }
 
   @Override
