@@ -52,6 +52,7 @@ final class DapSession implements AutoCloseable {
   private final RankExecution execution;
   private final Evaluator evaluator;
   private final Logpoints logpoints;
+  private final RanksView ranks;
 
   /** Serves {@code opened}, opened as {@code start} says, to the client of {@code out}. */
   DapSession(SessionClient opened, Start start, DapOutput out) {
@@ -84,6 +85,7 @@ final class DapSession implements AutoCloseable {
         new RankExecution(threads, console.table(), references, signals, this::exchange, out);
     this.evaluator = new Evaluator(console, threads, stacks, frames, references, this::exchange);
     this.logpoints = new Logpoints(this::exchange, sources::source, execution, out);
+    this.ranks = new RanksView(threads, console.table(), this::exchange, out);
     // After the console's subscription, so that the process table has each event first.
     new EventMapper(out, threads, frames, signals, breakpoints, logpoints).listen(opened);
   }
@@ -138,6 +140,10 @@ final class DapSession implements AutoCloseable {
 
   Evaluator evaluator() {
     return evaluator;
+  }
+
+  RanksView ranks() {
+    return ranks;
   }
 
   /** The replies of {@code ranks} to {@code body}; refused when the session has none to give. */

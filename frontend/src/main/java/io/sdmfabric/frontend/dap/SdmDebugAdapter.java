@@ -42,6 +42,7 @@ import org.eclipse.lsp4j.debug.launch.DSPLauncher;
 import org.eclipse.lsp4j.debug.services.IDebugProtocolClient;
 import org.eclipse.lsp4j.debug.services.IDebugProtocolServer;
 import org.eclipse.lsp4j.jsonrpc.Launcher;
+import org.eclipse.lsp4j.jsonrpc.services.JsonRequest;
 
 /**
  * sdm as a debug adapter: a DAP client's requests become the session's commands, its events DAP
@@ -55,7 +56,9 @@ import org.eclipse.lsp4j.jsonrpc.Launcher;
  * (threads, stacks, frame ids), {@link RankExecution} (continue, step, pause), {@link
  * ClientBreakpoints}, {@link SignalFilters} (exception breakpoints), {@link GroupVariables}
  * (scopes, variables) and {@link Evaluator}; the session's events reach the client through {@link
- * EventMapper}. The parts of a session are made together when it opens ({@link DapSession}).
+ * EventMapper}. The parts of a session are made together when it opens ({@link DapSession}). Two
+ * requests are sdm's own, for the editor's Ranks view: {@code sdmRanks} and {@code sdmFocus}
+ * ({@link RanksView}).
  *
  * <p>Requests run one at a time on the DAP library's thread (launch and attach on a pool's, since
  * they wait for the ranks); events reach the client from the session's thread. Both use the rank
@@ -224,6 +227,28 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
   @Override
   public CompletableFuture<Void> pause(PauseArguments args) {
     return run(() -> session().execution().pause(args.getThreadId()));
+  }
+
+  /**
+   * sdm's own request for an editor's Ranks view: every rank in its group, and the nodes ({@link
+   * RanksView#ranks}).
+   */
+  @JsonRequest
+  public CompletableFuture<Map<String, Object>> sdmRanks(Map<String, Object> args) {
+    return done(session().ranks().ranks());
+  }
+
+  /** sdm's own request to focus a group in the Call Stack: {@code threadId}, a stopped group. */
+  @JsonRequest
+  public CompletableFuture<Void> sdmFocus(Map<String, Object> args) {
+    return run(() -> session().ranks().focus(threadId(args)));
+  }
+
+  private static int threadId(Map<String, Object> args) {
+    if (args != null && args.get("threadId") instanceof Number n) {
+      return n.intValue();
+    }
+    throw RequestFailure.of("sdmFocus needs a threadId");
   }
 
   @Override

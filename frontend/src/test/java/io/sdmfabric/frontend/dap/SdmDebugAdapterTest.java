@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.sim.SimulatedProgram;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -48,9 +50,11 @@ import org.eclipse.lsp4j.debug.TerminatedEventArguments;
 import org.eclipse.lsp4j.debug.Thread;
 import org.eclipse.lsp4j.debug.Variable;
 import org.eclipse.lsp4j.debug.VariablesArguments;
-import org.eclipse.lsp4j.debug.launch.DSPLauncher;
 import org.eclipse.lsp4j.debug.services.IDebugProtocolClient;
 import org.eclipse.lsp4j.debug.services.IDebugProtocolServer;
+import org.eclipse.lsp4j.jsonrpc.Launcher;
+import org.eclipse.lsp4j.jsonrpc.debug.DebugLauncher;
+import org.eclipse.lsp4j.jsonrpc.services.JsonRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +86,17 @@ class SdmDebugAdapterTest {
           });
   private OutputStream toAdapter;
   private Future<?> adapter;
-  private IDebugProtocolServer server;
+  private SdmServer server;
+
+  /** The adapter with sdm's own requests, as the editor extension calls them. */
+  interface SdmServer extends IDebugProtocolServer {
+    @JsonRequest
+    CompletableFuture<Map<String, Object>> sdmRanks(Map<String, Object> args);
+
+    @JsonRequest
+    CompletableFuture<Void> sdmFocus(Map<String, Object> args);
+  }
+
   private volatile boolean opened;
 
   @BeforeEach
@@ -98,9 +112,14 @@ class SdmDebugAdapterTest {
               SdmDebugAdapter.serve(adapterIn, adapterOut, new Opener());
               return null;
             });
-    var launcher =
-        DSPLauncher.createClientLauncher(
-            events, Channels.newInputStream(responses.source()), toAdapter, threads, w -> w);
+    Launcher<SdmServer> launcher =
+        DebugLauncher.createLauncher(
+            events,
+            SdmServer.class,
+            Channels.newInputStream(responses.source()),
+            toAdapter,
+            threads,
+            w -> w);
     launcher.startListening();
     server = launcher.getRemoteProxy();
   }
@@ -200,6 +219,50 @@ class SdmDebugAdapterTest {
 
     await(server.continue_(continueArguments(second.getThreadId())));
     assertNotNull(events.terminated.get(WAIT_SECONDS, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void theRanksViewHasEveryRankInItsGroupAndTheNodeAndAClickFocusesAStoppedGroup()
+      throws Exception {
+    StoppedEventArguments stop = launchToTheBreakpoint();
+    Map<String, Object> view = await(server.sdmRanks(Map.of()));
+    assertEquals(4.0, view.get("size"));
+    List<?> groups = (List<?>) view.get("groups");
+    Map<?, ?> stopped =
+        groups.stream()
+            .map(g -> (Map<?, ?>) g)
+            .filter(g -> g.get("ranks").equals("0,2"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no group [0,2] in " + groups));
+    assertEquals("stopped", stopped.get("state"));
+    assertEquals((double) stop.getThreadId(), stopped.get("threadId"));
+    Map<?, ?> node = (Map<?, ?>) ((List<?>) view.get("nodes")).get(0);
+    assertEquals("up", node.get("state"));
+    assertEquals((double) ProcessHandle.current().pid(), node.get("serverPid"));
+
+    await(server.sdmFocus(Map.of("threadId", stop.getThreadId())));
+    StoppedEventArguments focused = events.stopped();
+    assertEquals(stop.getThreadId(), focused.getThreadId());
+    assertEquals("focus", focused.getReason());
+    assertFalse(focused.getPreserveFocusHint());
+  }
+
+  @Test
+  void focusingAGroupThatRunsIsRefusedWithWhy() throws Exception {
+    launchToTheBreakpoint();
+    Map<String, Object> view = await(server.sdmRanks(Map.of()));
+    Map<?, ?> running =
+        ((List<?>) view.get("groups"))
+            .stream()
+                .map(g -> (Map<?, ?>) g)
+                .filter(g -> !g.get("state").equals("stopped"))
+                .findFirst()
+                .orElseThrow();
+    ExecutionException refused =
+        assertThrows(
+            ExecutionException.class,
+            () -> await(server.sdmFocus(Map.of("threadId", running.get("threadId")))));
+    assertTrue(refused.getMessage().contains("no stack to show"), refused.getMessage());
   }
 
   @Test
