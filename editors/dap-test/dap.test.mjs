@@ -154,7 +154,7 @@ test('a crash on one rank stops it, and the others ending does not end the sessi
   const threads = await threadsOnce(dc, (n) => {
     const ends = n.filter((name) => exited.test(name));
     const ranks = ends.flatMap((name) => name.match(exited)[1].split(',')).sort();
-    return n.includes('[1] load at examples/segv.c:5') && n.length === ends.length + 1 && ranks.join() === '0,2,3';
+    return n.includes('[1] SIGSEGV in load at examples/segv.c:5') && n.length === ends.length + 1 && ranks.join() === '0,2,3';
   });
   const one = threads.find((th) => th.name.startsWith('[1]'));
   const frames = (await dc.stackTraceRequest({ threadId: one.id })).body.stackFrames;

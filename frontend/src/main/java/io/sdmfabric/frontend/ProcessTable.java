@@ -14,7 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The front-end's model of its session's job: each rank's state ({@link ProcessState}) and place in
@@ -86,6 +89,9 @@ public final class ProcessTable {
     }
   }
 
+  /** A stop's place that names the signal that stopped the rank: {@code SIGSEGV in f at a.c:3}. */
+  private static final Pattern SIGNAL_PLACE = Pattern.compile("(SIG[A-Z0-9+]+) in (.*)");
+
   private final int size;
   private final DebugJob job = new DebugJob("job");
 
@@ -122,6 +128,26 @@ public final class ProcessTable {
     notifyAll();
   }
 
+  /**
+   * The place of a rank stopped at {@code where} by {@code signal} (empty: by none), as rows,
+   * thread names and the Ranks view show it: {@code SIGSEGV in load at segv.c:5}.
+   */
+  static String stopPlace(String signal, String where) {
+    return signal.isEmpty() ? where : signal + " in " + where;
+  }
+
+  /** The signal that stopped the ranks at {@code place}, if one did ({@link #stopPlace}). */
+  public static Optional<String> signalOf(String place) {
+    Matcher m = SIGNAL_PLACE.matcher(place);
+    return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+  }
+
+  /** Where the ranks at {@code place} stopped, without the signal that stopped them. */
+  public static String whereStopped(String place) {
+    Matcher m = SIGNAL_PLACE.matcher(place);
+    return m.matches() ? m.group(2) : place;
+  }
+
   /** A copy of the table as it is now. */
   public synchronized ProcessTable snapshot() {
     ProcessTable copy = new ProcessTable(size);
@@ -138,7 +164,7 @@ public final class ProcessTable {
   public synchronized void apply(RankReply event) {
     Reply r = event.reply();
     if (r instanceof Reply.Stopped s) {
-      job.move(event.ranks(), ProcessState.STOPPED, s.frame().describe());
+      job.move(event.ranks(), ProcessState.STOPPED, stopPlace(s.signal(), s.frame().describe()));
     } else if (r instanceof Reply.Exited x) {
       String how =
           x.statusLost()

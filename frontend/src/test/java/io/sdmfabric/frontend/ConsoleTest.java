@@ -1,11 +1,14 @@
 package io.sdmfabric.frontend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.NodeState;
 import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StopReason;
 import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.EventBodies;
@@ -175,6 +178,22 @@ class ConsoleTest {
             new ProcessTable.Node("node1", NodeState.UP, 7, RankSet.of(0, 1)),
             new ProcessTable.Node("node2", NodeState.DOWN, 8, RankSet.of(2))),
         console.table().nodes());
+  }
+
+  @Test
+  void aRankStoppedByASignalHasItsPlaceNameTheSignal() {
+    console
+        .table()
+        .apply(
+            new RankReply(
+                RankSet.of(1),
+                EventBodies.event(
+                    new DebugEvent.Stopped(StopReason.SIGNAL_RECEIVED, "SIGSEGV", SLEEP, 1, 0))));
+    ProcessTable.Row row = console.table().rows(RankSet.of(1)).get(0);
+    assertEquals("SIGSEGV in " + SLEEP.describe(), row.location());
+    assertEquals("SIGSEGV", ProcessTable.signalOf(row.location()).orElseThrow());
+    assertEquals(SLEEP.describe(), ProcessTable.whereStopped(row.location()));
+    assertTrue(ProcessTable.signalOf(SLEEP.describe()).isEmpty());
   }
 
   @Test

@@ -81,13 +81,12 @@ final class DapSession implements AutoCloseable {
             threadId -> threads.group(threadId).ranks(),
             frames::select,
             references);
-    this.execution =
-        new RankExecution(threads, console.table(), references, signals, this::exchange, out);
+    this.execution = new RankExecution(threads, console.table(), references, this::exchange, out);
     this.evaluator = new Evaluator(console, threads, stacks, frames, references, this::exchange);
     this.logpoints = new Logpoints(this::exchange, sources::source, execution, out);
     this.ranks = new RanksView(threads, console.table(), this::exchange, out);
     // After the console's subscription, so that the process table has each event first.
-    new EventMapper(out, threads, frames, signals, breakpoints, logpoints).listen(opened);
+    new EventMapper(out, threads, frames, breakpoints, logpoints).listen(opened);
   }
 
   SessionClient client() {

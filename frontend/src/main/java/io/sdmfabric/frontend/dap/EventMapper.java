@@ -21,7 +21,6 @@ final class EventMapper {
   private final DapOutput out;
   private final RankThreads threads;
   private final FrameSelection frames;
-  private final SignalFilters signals;
   private final ClientBreakpoints breakpoints;
   private final Logpoints logpoints;
   private boolean ended;
@@ -30,13 +29,11 @@ final class EventMapper {
       DapOutput out,
       RankThreads threads,
       FrameSelection frames,
-      SignalFilters signals,
       ClientBreakpoints breakpoints,
       Logpoints logpoints) {
     this.out = out;
     this.threads = threads;
     this.frames = frames;
-    this.signals = signals;
     this.breakpoints = breakpoints;
     this.logpoints = logpoints;
   }
@@ -73,7 +70,6 @@ final class EventMapper {
 
   private void stopped(RankSet ranks, Reply.Stopped suspended) {
     frames.stopped(ranks);
-    signals.stopped(ranks, suspended.signal());
     StoppedEventArguments stopped = new StoppedEventArguments();
     stopped.setReason(reason(suspended.reason()));
     // The ranks, where a client shows one thread's frames without its name (VS Code does).

@@ -14,13 +14,12 @@ import org.eclipse.lsp4j.debug.ContinueResponse;
 /**
  * Running the ranks: continue, step and pause of a DAP thread's ranks (or of every stopped rank),
  * and the run of a launch. Ranks count as running from the request until their stop arrives; what
- * the client held of their groups (variable references, signals) is forgotten as they go.
+ * the client held of their groups (variable references) is forgotten as they go.
  */
 final class RankExecution {
   private final RankThreads threads;
   private final ProcessTable table;
   private final VariableReferences references;
-  private final SignalFilters signals;
   private final BiFunction<CommandBody, RankSet, List<RankReply>> exchange;
   private final DapOutput out;
 
@@ -28,13 +27,11 @@ final class RankExecution {
       RankThreads threads,
       ProcessTable table,
       VariableReferences references,
-      SignalFilters signals,
       BiFunction<CommandBody, RankSet, List<RankReply>> exchange,
       DapOutput out) {
     this.threads = threads;
     this.table = table;
     this.references = references;
-    this.signals = signals;
     this.exchange = exchange;
     this.out = out;
   }
@@ -65,7 +62,6 @@ final class RankExecution {
   void resume(RankSet ranks, CommandBody body) {
     ProcessTable before = table.snapshot();
     references.forget(threads.touching(ranks));
-    signals.resumed(ranks);
     table.markRunning(ranks);
     for (RankReply r : exchange.apply(body, ranks)) {
       if (r.reply() instanceof Reply.Failure) {

@@ -40,9 +40,10 @@ final class RanksView {
 
   /**
    * The ranks as they are now: {@code size}; {@code groups}, each {@code threadId}, {@code ranks},
-   * {@code state} and {@code what} (the Call Stack's name of the thread without its ranks); and
-   * {@code nodes}, each {@code host}, {@code state}, {@code serverPid} and {@code ranks}. Live
-   * ranks whose node is not known yet are asked for it first.
+   * {@code state}, {@code what} (the Call Stack's name of the thread without its ranks) and, for
+   * ranks a signal stopped, {@code signal}; and {@code nodes}, each {@code host}, {@code state},
+   * {@code serverPid} and {@code ranks}. Live ranks whose node is not known yet are asked for it
+   * first.
    */
   Map<String, Object> ranks() {
     RankSet unplaced = threads.live().minus(placed());
@@ -56,6 +57,7 @@ final class RanksView {
       group.put("ranks", g.ranks().toString());
       group.put("state", word(g.state()));
       group.put("what", g.what());
+      ProcessTable.signalOf(g.what()).ifPresent(signal -> group.put("signal", signal));
       groups.add(group);
     }
     List<Object> nodes = new ArrayList<>();

@@ -1,17 +1,14 @@
 package io.sdmfabric.frontend.dap;
 
+import io.sdmfabric.frontend.ProcessTable;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalAction;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.proto.CommandBody;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import org.eclipse.lsp4j.debug.Breakpoint;
 import org.eclipse.lsp4j.debug.ExceptionBreakMode;
@@ -22,13 +19,13 @@ import org.eclipse.lsp4j.debug.SetExceptionBreakpointsResponse;
 /**
  * Signals as DAP's exceptions: the fatal signals are exception breakpoint filters the client turns
  * on or off (gdb's {@code handle SIG stop print} or {@code nostop noprint}, passed to the program
- * either way), and the signal each stopped rank received is its exception's id. Thread-safe.
+ * either way), and the signal each stopped rank received (its place in the process table says it)
+ * is its exception's id. Thread-safe.
  */
 final class SignalFilters {
   /** The fatal signals a client may choose to stop at or not, as exception breakpoint filters. */
   static final List<String> FATAL_SIGNALS = List.of("SIGSEGV", "SIGABRT", "SIGFPE", "SIGBUS");
 
-  private final Map<Integer, String> signalOfRank = new ConcurrentHashMap<>();
   private final BiFunction<CommandBody, RankSet, List<RankReply>> exchange;
 
   /** Filters whose choices go to ranks through {@code exchange}. */
@@ -80,38 +77,19 @@ final class SignalFilters {
     return response;
   }
 
-  /** {@code ranks} stopped by {@code signal} (none when it is empty). */
-  void stopped(RankSet ranks, String signal) {
-    if (!signal.isEmpty()) {
-      ranks.forEach(rank -> signalOfRank.put(rank, signal));
-    }
-  }
-
-  /** {@code ranks} go on: no signal holds them any more. */
-  void resumed(RankSet ranks) {
-    ranks.forEach(signalOfRank::remove);
-  }
-
-  /** The signals that stopped {@code group}'s ranks, and where; refused when none did. */
+  /**
+   * The signal that stopped {@code group}'s ranks, and where; refused when none did. A group's
+   * ranks share their place, which names the signal ({@link ProcessTable#stopPlace}).
+   */
   ExceptionInfoResponse exceptionInfo(RankGroups.Group group) {
-    Map<String, RankSet.Builder> ranksBySignal = new TreeMap<>();
-    group
-        .ranks()
-        .forEach(
-            rank -> {
-              String signal = signalOfRank.get(rank);
-              if (signal != null) {
-                ranksBySignal.computeIfAbsent(signal, k -> RankSet.builder()).add(rank);
-              }
-            });
-    if (ranksBySignal.isEmpty()) {
-      throw RequestFailure.of("no signal stopped the ranks of [" + group.ranks() + "]");
-    }
-    List<String> parts = new ArrayList<>();
-    ranksBySignal.forEach((signal, ranks) -> parts.add(signal + " on [" + ranks.build() + "]"));
+    String signal =
+        ProcessTable.signalOf(group.what())
+            .orElseThrow(
+                () -> RequestFailure.of("no signal stopped the ranks of [" + group.ranks() + "]"));
     ExceptionInfoResponse response = new ExceptionInfoResponse();
-    response.setExceptionId(String.join(", ", ranksBySignal.keySet()));
-    response.setDescription(String.join(", ", parts) + " in " + group.what());
+    response.setExceptionId(signal);
+    response.setDescription(
+        signal + " on [" + group.ranks() + "] in " + ProcessTable.whereStopped(group.what()));
     response.setBreakMode(ExceptionBreakMode.ALWAYS);
     return response;
   }

@@ -52,19 +52,16 @@ class SignalFiltersTest {
   }
 
   @Test
-  void exceptionInfoNamesEachSignalWithItsRanksUntilTheyGoOn() {
-    RankGroups.Group group =
-        new RankGroups.Group(5, RankSet.range(0, 3), ProcessState.STOPPED, "f at a.c:3");
-    signals.stopped(RankSet.of(0, 2), "SIGSEGV");
-    signals.stopped(RankSet.of(1), "SIGABRT");
-    ExceptionInfoResponse info = signals.exceptionInfo(group);
-    assertEquals("SIGABRT, SIGSEGV", info.getExceptionId());
-    assertEquals("SIGABRT on [1], SIGSEGV on [0,2] in f at a.c:3", info.getDescription());
+  void exceptionInfoNamesTheSignalOfAGroupStoppedByOneAndRefusesAGroupThatIsNot() {
+    RankGroups.Group crashed =
+        new RankGroups.Group(5, RankSet.of(0, 2), ProcessState.STOPPED, "SIGSEGV in f at a.c:3");
+    ExceptionInfoResponse info = signals.exceptionInfo(crashed);
+    assertEquals("SIGSEGV", info.getExceptionId());
+    assertEquals("SIGSEGV on [0,2] in f at a.c:3", info.getDescription());
 
-    signals.resumed(RankSet.of(1));
-    assertEquals("SIGSEGV", signals.exceptionInfo(group).getExceptionId());
-    signals.resumed(RankSet.of(0, 2));
-    assertThrows(ResponseErrorException.class, () -> signals.exceptionInfo(group));
+    RankGroups.Group atABreakpoint =
+        new RankGroups.Group(6, RankSet.of(1), ProcessState.STOPPED, "f at a.c:3");
+    assertThrows(ResponseErrorException.class, () -> signals.exceptionInfo(atABreakpoint));
   }
 
   private static String shown(CommandBody command) {
