@@ -13,20 +13,29 @@ import java.util.Objects;
  *     terminal)
  * @param size the job's number of ranks, as its ranks' environment says; 0 when no rank was found
  * @param ranks the ranks found on this host, in rank order
+ * @param sdmAgents whether what it started are sdm's own agents (a session of {@code sdm debug
+ *     --launcher mpirun}), not a program's ranks
  */
 public record LauncherJob(
-    long pid, String launcher, List<String> command, int size, List<Rank> ranks) {
+    long pid,
+    String launcher,
+    List<String> command,
+    int size,
+    List<Rank> ranks,
+    boolean sdmAgents) {
 
   /**
    * A rank of the job on this host.
    *
    * @param rank its rank
    * @param pid its process id
+   * @param tracerPid the process that traces it (a debugger), 0 for none
    */
-  public record Rank(int rank, long pid) {
+  public record Rank(int rank, long pid, long tracerPid) {
     public Rank {
-      if (rank < 0 || pid <= 0) {
-        throw new IllegalArgumentException("rank " + rank + ", pid " + pid);
+      if (rank < 0 || pid <= 0 || tracerPid < 0) {
+        throw new IllegalArgumentException(
+            "rank " + rank + ", pid " + pid + ", tracer " + tracerPid);
       }
     }
   }
@@ -40,8 +49,16 @@ public record LauncherJob(
     }
   }
 
-  /** Whether every rank of the job was found here, so that all of them can be attached by pid. */
+  /** Whether every rank of the job was found here. */
   public boolean allRanksHere() {
     return size > 0 && ranks.size() == size;
+  }
+
+  /**
+   * Whether a debugger can attach to all of its ranks by pid: they are all here, they are a
+   * program's, and none is traced already.
+   */
+  public boolean attachable() {
+    return allRanksHere() && !sdmAgents && ranks.stream().allMatch(r -> r.tracerPid() == 0);
   }
 }

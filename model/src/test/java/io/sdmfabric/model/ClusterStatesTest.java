@@ -71,15 +71,22 @@ class ClusterStatesTest {
   }
 
   @Test
-  void aLauncherJobHasAllItsRanksHereOnlyWhenItsSizeIsFound() {
-    LauncherJob.Rank r0 = new LauncherJob.Rank(0, 100);
-    LauncherJob.Rank r1 = new LauncherJob.Rank(1, 101);
+  void aLauncherJobIsAttachableWhenAllItsRanksAreHereAndNoneIsTraced() {
+    LauncherJob.Rank r0 = new LauncherJob.Rank(0, 100, 0);
+    LauncherJob.Rank r1 = new LauncherJob.Rank(1, 101, 0);
+    List<String> mpirun = List.of("mpirun");
     assertEquals(
-        true, new LauncherJob(99, "mpirun", List.of("mpirun"), 2, List.of(r0, r1)).allRanksHere());
+        true, new LauncherJob(99, "mpirun", mpirun, 2, List.of(r0, r1), false).attachable());
     assertEquals(
-        false, new LauncherJob(99, "mpirun", List.of("mpirun"), 4, List.of(r0, r1)).allRanksHere());
+        false, new LauncherJob(99, "mpirun", mpirun, 4, List.of(r0, r1), false).attachable());
     assertEquals(
-        false, new LauncherJob(99, "mpirun", List.of("mpirun"), 0, List.of()).allRanksHere());
+        true, new LauncherJob(99, "mpirun", mpirun, 4, List.of(r0, r1), false).ranks().size() == 2);
+    assertEquals(false, new LauncherJob(99, "mpirun", mpirun, 0, List.of(), false).allRanksHere());
+    LauncherJob.Rank traced = new LauncherJob.Rank(1, 101, 555);
+    assertEquals(
+        false, new LauncherJob(99, "mpirun", mpirun, 2, List.of(r0, traced), false).attachable());
+    assertEquals(
+        false, new LauncherJob(99, "mpirun", mpirun, 2, List.of(r0, r1), true).attachable());
   }
 
   @Test

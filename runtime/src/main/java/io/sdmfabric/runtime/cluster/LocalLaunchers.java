@@ -1,6 +1,7 @@
 package io.sdmfabric.runtime.cluster;
 
 import io.sdmfabric.model.LauncherJob;
+import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.runtime.attach.RankEnvironment;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -94,8 +95,23 @@ public final class LocalLaunchers {
     List<LauncherJob.Rank> ranks = new ArrayList<>();
     byRank.forEach(
         (rank, processes) ->
-            leaf(processes).ifPresent(p -> ranks.add(new LauncherJob.Rank(rank, p))));
-    return new LauncherJob(pid, base(command.get(0)), command, size, ranks);
+            leaf(processes).ifPresent(p -> ranks.add(new LauncherJob.Rank(rank, p, tracer(p)))));
+    boolean agents = command.contains(AgentCommand.class.getName());
+    return new LauncherJob(pid, base(command.get(0)), command, size, ranks, agents);
+  }
+
+  /** The pid that traces process {@code pid} ({@code TracerPid} of its status), 0 for none. */
+  static long tracer(long pid) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        if (line.startsWith("TracerPid:")) {
+          return Long.parseLong(line.substring("TracerPid:".length()).strip());
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // Gone, or not readable: as untraced; attaching will say what is wrong.
+    }
+    return 0;
   }
 
   /**
