@@ -125,8 +125,8 @@ record JobsReport(
         .append(": ")
         .append(TerminalText.escape(shortened(Shell.join(j.command()))))
         .append('\n');
-    if (j.sdmAgents()) {
-      b.append("    sdm's agents, of a session of sdm's\n");
+    if (j.startedBySdm()) {
+      b.append("    started by sdm, for a session of its own\n");
       return;
     }
     if (j.ranks().isEmpty()) {
@@ -217,7 +217,7 @@ record JobsReport(
       ranks.add(rank);
     }
     m.put("ranks", ranks);
-    m.put("sdmAgents", j.sdmAgents());
+    m.put("startedBySdm", j.startedBySdm());
     attach(j).ifPresent(a -> m.put("attach", a));
     stacks(j).ifPresent(a -> m.put("stacks", a));
     return m;

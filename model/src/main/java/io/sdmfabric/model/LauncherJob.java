@@ -13,8 +13,8 @@ import java.util.Objects;
  *     terminal)
  * @param size the job's number of ranks, as its ranks' environment says; 0 when no rank was found
  * @param ranks the ranks found on this host, in rank order
- * @param sdmAgents whether what it started are sdm's own agents (a session of {@code sdm debug
- *     --launcher mpirun}), not a program's ranks
+ * @param startedBySdm whether sdm started it, for a session of its own ({@code sdm debug --launcher
+ *     mpirun}: its agents, or the ranks under its rank shim): sdm debugs them already
  */
 public record LauncherJob(
     long pid,
@@ -22,7 +22,7 @@ public record LauncherJob(
     List<String> command,
     int size,
     List<Rank> ranks,
-    boolean sdmAgents) {
+    boolean startedBySdm) {
 
   /**
    * A rank of the job on this host.
@@ -55,10 +55,10 @@ public record LauncherJob(
   }
 
   /**
-   * Whether a debugger can attach to all of its ranks by pid: they are all here, they are a
-   * program's, and none is traced already.
+   * Whether a debugger can attach to all of its ranks by pid: they are all here, not sdm's own, and
+   * none is traced already.
    */
   public boolean attachable() {
-    return allRanksHere() && !sdmAgents && ranks.stream().allMatch(r -> r.tracerPid() == 0);
+    return allRanksHere() && !startedBySdm && ranks.stream().allMatch(r -> r.tracerPid() == 0);
   }
 }

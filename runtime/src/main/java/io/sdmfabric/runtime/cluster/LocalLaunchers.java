@@ -22,7 +22,8 @@ import java.util.stream.Stream;
  * MPI's and PRRTE's, MPICH's hydra, and the names Debian gives them), each with the ranks found
  * among its descendants on this host (its own children, or its daemons' and proxies'): the
  * processes whose environment gives a rank ({@link RankEnvironment}, as {@code sdm attach} reads
- * them).
+ * them). A launcher that sdm started for a session of its own is marked so: its ranks are sdm's
+ * already.
  */
 public final class LocalLaunchers {
   /** The launchers' program names, as {@code argv[0]} or {@code /proc/PID/exe} name them. */
@@ -37,6 +38,12 @@ public final class LocalLaunchers {
           "mpiexec.openmpi",
           "mpirun.mpich",
           "mpiexec.mpich");
+
+  /**
+   * The name ({@code $0}) that sdm's rank shim ({@link io.sdmfabric.runtime.launch.RankShim}) runs
+   * under, in the command line of a launcher that sdm started.
+   */
+  static final String RANK_SHIM = "sdm-rank";
 
   private LocalLaunchers() {}
 
@@ -96,8 +103,12 @@ public final class LocalLaunchers {
     byRank.forEach(
         (rank, processes) ->
             leaf(processes).ifPresent(p -> ranks.add(new LauncherJob.Rank(rank, p, tracer(p)))));
-    boolean agents = command.contains(AgentCommand.class.getName());
-    return new LauncherJob(pid, base(command.get(0)), command, size, ranks, agents);
+    return new LauncherJob(pid, base(command.get(0)), command, size, ranks, startedBySdm(command));
+  }
+
+  /** Whether a launcher's command line starts sdm's agents or its rank shim. */
+  static boolean startedBySdm(List<String> command) {
+    return command.contains(AgentCommand.class.getName()) || command.contains(RANK_SHIM);
   }
 
   /** The pid that traces process {@code pid} ({@code TracerPid} of its status), 0 for none. */
