@@ -32,7 +32,7 @@ import picocli.CommandLine.ScopeType;
       "  sdm attach --pmix 4700               the job of Open MPI 5's mpirun 4700, through PMIx",
       "  sdm dap                       the debug adapter VS Code and other DAP clients start",
       "  sdm jobs                      your jobs, each with the sdm attach line for it",
-      "  sdm nodes --watch             the partitions' nodes by state, printed as they change"
+      "  sdm nodes --watch             partitions and their nodes by state, as they change"
     })
 public final class Main implements Callable<Integer> {
 
