@@ -60,13 +60,16 @@ final class SlurmJobs {
     return Long.toString(j.number("job_id", 0));
   }
 
-  /** How long it ran: to now while it runs, to its end once it ended, none while it waits. */
+  /**
+   * How long it ran: to now while it runs, to its end once it ends (a completing job has ended; its
+   * processes are being cleaned up), none while it waits.
+   */
   private static Duration elapsed(QueuedJob.Phase phase, SlurmFields j, Instant now) {
     long start = j.number("start_time", 0);
     long end =
         switch (phase) {
-          case RUNNING, COMPLETING, SUSPENDED -> now.getEpochSecond();
-          case ENDED -> j.number("end_time", 0);
+          case RUNNING, SUSPENDED -> now.getEpochSecond();
+          case COMPLETING, ENDED -> j.number("end_time", 0);
           case PENDING, UNKNOWN -> start;
         };
     return Duration.ofSeconds(start <= 0 ? 0 : Math.max(0, end - start));
