@@ -30,7 +30,9 @@ import picocli.CommandLine.ScopeType;
       "  sdm attach 4711,4712 node2:5120      debug running processes of an MPI job",
       "  sdm attach --slurm 1234              every process of Slurm job step 1234.0",
       "  sdm attach --pmix 4700               the job of Open MPI 5's mpirun 4700, through PMIx",
-      "  sdm dap                       the debug adapter VS Code and other DAP clients start"
+      "  sdm dap                       the debug adapter VS Code and other DAP clients start",
+      "  sdm jobs                      your jobs, each with the sdm attach line for it",
+      "  sdm nodes --watch             partitions and their nodes by state, as they change"
     })
 public final class Main implements Callable<Integer> {
 
@@ -97,6 +99,8 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new ListenCommand(out, err));
     cl.addSubcommand(new RelayCommand(err));
     cl.addSubcommand(new DapCommand(System.in, out));
+    cl.addSubcommand(new JobsCommand(out, err));
+    cl.addSubcommand(new NodesCommand(out, err));
     // Everything after the program is the program's: sdm debug -n 4 ./app -v
     cl.getSubcommands().get("debug").setStopAtPositional(true);
     cl.getSubcommands().get("stacks").setStopAtPositional(true);
