@@ -1,0 +1,294 @@
+package io.sdmfabric.frontend;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes a {@link StackPicture} as SVG: the drawing alone ({@link #graph}, which the page embeds)
+ * or a document with its legend ({@link #document}). Every text from the program goes through
+ * {@link #escape}.
+ */
+final class StackPictureSvg {
+  /** The style of boxes and lines, shared with the page. */
+  static final String STYLE = resource("stack-picture.css");
+
+  private static final double LEGEND_HEIGHT = 64;
+
+  private StackPictureSvg() {}
+
+  /** A standalone SVG document: the legend, then the picture under it. */
+  static String document(StackPicture p) {
+    StackLayout.Result l = p.layout();
+    double width = Math.max(l.width(), legendWidth(p));
+    double height = l.height() + LEGEND_HEIGHT;
+    StringBuilder b = new StringBuilder();
+    b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        .append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"sdm-stacks\" width=\"")
+        .append(num(width))
+        .append("\" height=\"")
+        .append(num(height))
+        .append("\" viewBox=\"0 0 ")
+        .append(num(width))
+        .append(' ')
+        .append(num(height))
+        .append("\">\n<style>\n")
+        .append(STYLE)
+        .append("</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+    legend(b, p);
+    b.append("<g transform=\"translate(0,").append(num(LEGEND_HEIGHT)).append(")\">\n");
+    graph(b, p, false);
+    return b.append("</g>\n</svg>\n").toString();
+  }
+
+  /**
+   * The drawing: arrowheads, the lines from callers to callees, the boxes, the deadlock's arrows.
+   * Each box is {@code <g class="node" id="nI">}, the line into it {@code <path id="eI">}; with
+   * {@code badges}, a box with callees has a hidden {@code +N} for when it is collapsed.
+   */
+  static void graph(StringBuilder b, StackPicture p, boolean badges) {
+    StackLayout.Result l = p.layout();
+    List<StackPicture.Box> boxes = p.boxes();
+    int[] below = descendants(boxes);
+    b.append("<defs><marker id=\"sdm-wait-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\"")
+        .append(" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">")
+        .append("<path class=\"waitarrow\" d=\"M0,0 L10,5 L0,10 z\"/></marker></defs>\n");
+    b.append("<g class=\"edges\">\n");
+    for (int i = 0; i < boxes.size(); i++) {
+      List<double[]> points = l.lines().get(i).points();
+      if (points.isEmpty()) {
+        continue;
+      }
+      b.append("<path class=\"edge\" id=\"e").append(i).append("\" d=\"");
+      for (int k = 0; k < points.size(); k++) {
+        b.append(k == 0 ? "M" : " L")
+            .append(num(points.get(k)[0]))
+            .append(',')
+            .append(num(points.get(k)[1]));
+      }
+      b.append("\"/>\n");
+    }
+    b.append("</g>\n<g class=\"nodes\">\n");
+    for (int i = 0; i < boxes.size(); i++) {
+      node(b, i, boxes.get(i), l.places().get(i), badges ? below[i] : 0);
+    }
+    b.append("</g>\n<g class=\"waits\">\n");
+    for (StackPicture.Wait w : p.waits()) {
+      b.append("<path class=\"waitedge\" data-from=\"")
+          .append(w.from())
+          .append("\" data-to=\"")
+          .append(w.to())
+          .append("\" marker-end=\"url(#sdm-wait-arrow)\" d=\"")
+          .append(waitPath(l.places().get(w.from()), l.places().get(w.to())))
+          .append("\"><title>")
+          .append(escape(w.title()))
+          .append("</title></path>\n");
+    }
+    b.append("</g>\n");
+  }
+
+  private static void node(
+      StringBuilder b, int i, StackPicture.Box box, StackLayout.Place at, int hidden) {
+    b.append("<g class=\"node");
+    switch (box.motion()) {
+      case STUCK -> b.append(" stuck");
+      case PROGRESSING -> b.append(" progressing");
+      case MIXED -> b.append(" mixed");
+      case NONE -> {}
+    }
+    if (box.deadlocked()) {
+      b.append(" deadlocked");
+    }
+    b.append("\" id=\"n")
+        .append(i)
+        .append("\" transform=\"translate(")
+        .append(num(at.x()))
+        .append(',')
+        .append(num(at.y()))
+        .append(")\"><title>")
+        .append(escape(box.title()))
+        .append("</title><rect class=\"box\" rx=\"4\" width=\"")
+        .append(num(at.width()))
+        .append("\" height=\"")
+        .append(num(at.height()))
+        .append("\"/>");
+    for (int k = 0; k < box.lines().size(); k++) {
+      StackPicture.Line line = box.lines().get(k);
+      b.append("<text class=\"")
+          .append(line.part().name().toLowerCase(Locale.ROOT))
+          .append("\" x=\"8\" y=\"")
+          .append(num(16 * (k + 1)))
+          .append("\">")
+          .append(escape(line.text()))
+          .append("</text>");
+    }
+    if (hidden > 0) {
+      b.append("<text class=\"badge\" display=\"none\" x=\"")
+          .append(num(at.width() + 5))
+          .append("\" y=\"")
+          .append(num(at.height() / 2 + 4))
+          .append("\">+")
+          .append(hidden)
+          .append("</text>");
+    }
+    b.append("</g>\n");
+  }
+
+  /** How many boxes are below each box. */
+  static int[] descendants(List<StackPicture.Box> boxes) {
+    int[] count = new int[boxes.size()];
+    for (int i = boxes.size() - 1; i >= 0; i--) {
+      int parent = boxes.get(i).parent();
+      if (parent >= 0) {
+        count[parent] += count[i] + 1;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * A red arrow from the right side of one box to the right side of another, bowed out to the
+   * right; a loop on the right side when both are the same box. The page draws the same curve
+   * (stack-picture.js, {@code waitPath}).
+   */
+  static String waitPath(StackLayout.Place a, StackLayout.Place b) {
+    double ax = a.x() + a.width();
+    double bx = b.x() + b.width();
+    if (a.equals(b)) {
+      double y0 = a.y() + a.height() * 0.3;
+      double y1 = a.y() + a.height() * 0.7;
+      return "M"
+          + num(ax)
+          + ","
+          + num(y0)
+          + " C"
+          + num(ax + 46)
+          + ","
+          + num(y0 - 22)
+          + " "
+          + num(ax + 46)
+          + ","
+          + num(y1 + 22)
+          + " "
+          + num(ax + 2)
+          + ","
+          + num(y1);
+    }
+    double ay = a.y() + a.height() * 0.35;
+    double by = b.y() + b.height() * 0.65;
+    double bow = Math.max(ax, bx) + 40 + Math.abs(ay - by) * 0.15;
+    return "M"
+        + num(ax)
+        + ","
+        + num(ay)
+        + " C"
+        + num(bow)
+        + ","
+        + num(ay)
+        + " "
+        + num(bow)
+        + ","
+        + num(by)
+        + " "
+        + num(bx + 2)
+        + ","
+        + num(by);
+  }
+
+  private static void legend(StringBuilder b, StackPicture p) {
+    b.append("<g class=\"legend\"><text class=\"summary\" x=\"12\" y=\"20\">")
+        .append(escape(p.summary()))
+        .append("</text>\n");
+    double x = 12;
+    for (String[] item : legendItems(p)) {
+      b.append("<g class=\"node ")
+          .append(item[0])
+          .append("\" transform=\"translate(")
+          .append(num(x))
+          .append(",32)\"><rect class=\"box\" rx=\"4\" width=\"22\" height=\"16\"/>")
+          .append("<text x=\"30\" y=\"12\">")
+          .append(escape(item[1]))
+          .append("</text></g>\n");
+      x += 30 + item[1].length() * 7.3 + 24;
+    }
+    b.append("</g>\n");
+  }
+
+  /** The legend's entries: a class of box and what it means. */
+  static List<String[]> legendItems(StackPicture p) {
+    List<String[]> items = new java.util.ArrayList<>();
+    items.add(new String[] {"", "a frame: function, file:line, [ranks] count"});
+    if (p.temporal()) {
+      items.add(new String[] {"stuck", "stuck: there in every sample"});
+      items.add(new String[] {"progressing", "progressing: moved between samples"});
+      items.add(new String[] {"mixed", "some stuck, some progressing"});
+    }
+    if (!p.waits().isEmpty() || p.boxes().stream().anyMatch(StackPicture.Box::deadlocked)) {
+      items.add(new String[] {"deadlocked", "deadlocked ranks wait here; red arrow: waits for"});
+    }
+    return items;
+  }
+
+  private static double legendWidth(StackPicture p) {
+    double x = Math.max(24 + p.summary().length() * 7.3, 0);
+    double items = 12;
+    for (String[] item : legendItems(p)) {
+      items += 30 + item[1].length() * 7.3 + 24;
+    }
+    return Math.max(x, items);
+  }
+
+  /**
+   * {@code s} as XML character data or an attribute's value: markup characters escaped, and the
+   * characters XML 1.0 cannot hold (controls, lone surrogates, U+FFFE, U+FFFF) replaced by U+FFFD.
+   */
+  static String escape(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '<' -> b.append("&lt;");
+        case '>' -> b.append("&gt;");
+        case '&' -> b.append("&amp;");
+        case '"' -> b.append("&quot;");
+        case '\'' -> b.append("&#39;");
+        case '\n' -> b.append("&#10;");
+        default -> {
+          if (Character.isHighSurrogate(c)
+              && i + 1 < s.length()
+              && Character.isLowSurrogate(s.charAt(i + 1))) {
+            b.append(c).append(s.charAt(++i));
+          } else if ((c < 0x20 && c != '\t')
+              || Character.isSurrogate(c)
+              || c == 0xFFFE
+              || c == 0xFFFF) {
+            b.append('\uFFFD');
+          } else {
+            b.append(c);
+          }
+        }
+      }
+    }
+    return b.toString();
+  }
+
+  /** A coordinate with at most one decimal. */
+  static String num(double v) {
+    long tenths = Math.round(v * 10);
+    return tenths % 10 == 0 ? Long.toString(tenths / 10) : Double.toString(tenths / 10.0);
+  }
+
+  static String resource(String name) {
+    try (InputStream in = StackPictureSvg.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("sdm's jar lacks " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
