@@ -72,6 +72,14 @@ final class StackLayout {
    * for a root).
    */
   static Result layout(int[] parents, double[] widths, double[] heights) {
+    return layout(parents, widths, heights, new boolean[parents.length]);
+  }
+
+  /**
+   * Lays out the boxes not {@code hidden} (a hidden box's callees are hidden too); a hidden box's
+   * place is at the origin, and the line into it empty.
+   */
+  static Result layout(int[] parents, double[] widths, double[] heights, boolean[] hidden) {
     ElkNode graph = ElkGraphUtil.createGraph();
     LayoutMetaDataService options = LayoutMetaDataService.getInstance();
     for (Map.Entry<String, String> o : OPTIONS.entrySet()) {
@@ -84,6 +92,11 @@ final class StackLayout {
     List<ElkNode> nodes = new ArrayList<>(parents.length);
     List<ElkEdge> edges = new ArrayList<>(parents.length);
     for (int i = 0; i < parents.length; i++) {
+      if (hidden[i]) {
+        nodes.add(null);
+        edges.add(null);
+        continue;
+      }
       ElkNode node = ElkGraphUtil.createNode(graph);
       node.setDimensions(widths[i], heights[i]);
       nodes.add(node);
@@ -94,7 +107,10 @@ final class StackLayout {
     List<Line> lines = new ArrayList<>(nodes.size());
     for (int i = 0; i < nodes.size(); i++) {
       ElkNode n = nodes.get(i);
-      places.add(new Place(n.getX(), n.getY(), n.getWidth(), n.getHeight()));
+      places.add(
+          n == null
+              ? new Place(0, 0, widths[i], heights[i])
+              : new Place(n.getX(), n.getY(), n.getWidth(), n.getHeight()));
       lines.add(line(edges.get(i)));
     }
     return new Result(places, lines, graph.getWidth(), graph.getHeight());

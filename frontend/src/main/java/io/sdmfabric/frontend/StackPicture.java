@@ -40,6 +40,13 @@ public final class StackPicture {
   private static final double PAD = 8;
   private static final double LINE_HEIGHT = 16;
 
+  /**
+   * Above how many boxes the page first shows each path folded at its first frame without a source
+   * line: the program's own frames and the library calls they make, each library's frames below
+   * them behind a click.
+   */
+  private static final int FOLD_ABOVE = 30;
+
   /** How the samples judge a box's ranks. */
   enum Motion {
     NONE,
@@ -92,6 +99,12 @@ public final class StackPicture {
   private final boolean temporal;
   private final StackLayout.Result layout;
 
+  /** The boxes the page first shows folded; none in a tree of few boxes. */
+  private final boolean[] folded;
+
+  /** The layout of the boxes the page first shows. */
+  private final StackLayout.Result firstView;
+
   /**
    * The picture of {@code tree}.
    *
@@ -142,6 +155,21 @@ public final class StackPicture {
       heights[i] = b.lines().size() * LINE_HEIGHT + PAD;
     }
     layout = StackLayout.layout(parentOf, widths, heights);
+    folded = new boolean[n];
+    boolean[] hidden = new boolean[n];
+    if (n > FOLD_ABOVE) {
+      for (int i = 0; i < n; i++) {
+        int p = parentOf[i];
+        hidden[i] = p >= 0 && (folded[p] || hidden[p]);
+        folded[i] = !hidden[i] && boxes.get(i).firstWithoutSource();
+      }
+    }
+    // A folded box without callees hides nothing.
+    int[] below = StackPictureSvg.descendants(boxes);
+    for (int i = 0; i < n; i++) {
+      folded[i] &= below[i] > 0;
+    }
+    firstView = n > FOLD_ABOVE ? StackLayout.layout(parentOf, widths, heights, hidden) : layout;
   }
 
   /** The boxes, in the tree's order: each caller before its callees. */
@@ -474,6 +502,16 @@ public final class StackPicture {
 
   StackLayout.Result layout() {
     return layout;
+  }
+
+  /** The layout of the page's first view: every box but those below a folded one. */
+  StackLayout.Result firstView() {
+    return firstView;
+  }
+
+  /** Whether the page first shows box {@code i} folded. */
+  boolean folded(int i) {
+    return folded[i];
   }
 
   boolean temporal() {

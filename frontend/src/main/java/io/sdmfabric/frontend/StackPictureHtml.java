@@ -38,13 +38,14 @@ final class StackPictureHtml {
       #zoom { min-width: 44px; text-align: right; color: #445; }
       #summary { font-weight: bold; margin-left: 10px; white-space: nowrap; overflow: hidden; \
       text-overflow: ellipsis; }
-      #canvas { position: absolute; top: 35px; left: 0; right: 0; bottom: 0; }
+      #legend { position: absolute; top: 35px; left: 0; right: 0; height: 26px; display: flex; \
+      gap: 18px; align-items: center; padding: 0 10px; font-size: 12px; white-space: nowrap; \
+      overflow: hidden; border-bottom: 1px solid #e1e5eb; background: #fbfcfd; }
+      #legend svg { vertical-align: middle; margin-right: 5px; }
+      #legend .help { color: #555; }
+      #canvas { position: absolute; top: 62px; left: 0; right: 0; bottom: 0; }
       #picture { width: 100%; height: 100%; cursor: grab; display: block; }
       #picture .node { cursor: pointer; }
-      #legend { position: absolute; left: 8px; bottom: 8px; background: rgba(255,255,255,0.93); \
-      border: 1px solid #c9d0da; border-radius: 4px; padding: 6px 10px; font-size: 12px; \
-      line-height: 20px; }
-      #legend svg { vertical-align: middle; margin-right: 6px; }
       """;
 
   private StackPictureHtml() {}
@@ -87,15 +88,15 @@ final class StackPictureHtml {
     StackPictureSvg.graph(b, p, true);
     b.append("</g></svg></div>\n<div id=\"legend\" class=\"sdm-stacks\">");
     for (String[] item : StackPictureSvg.legendItems(p)) {
-      b.append("<div><svg width=\"24\" height=\"16\"><g class=\"node ")
+      b.append("<span><svg width=\"24\" height=\"16\"><g class=\"node ")
           .append(item[0])
           .append("\"><rect class=\"box\" x=\"1\" y=\"1\" rx=\"3\" width=\"22\" height=\"14\"/>")
           .append("</g></svg>")
           .append(StackPictureSvg.escape(item[1]))
-          .append("</div>");
+          .append("</span>");
     }
-    b.append("<div>click a box: collapse or expand its callees (+N: how many are hidden);")
-        .append(" wheel: zoom; drag: move; hover: every rank</div></div>\n<script nonce=\"")
+    b.append("<span class=\"help\">click: fold or unfold; wheel: zoom; drag: move;")
+        .append(" hover: every rank</span></div>\n<script nonce=\"")
         .append(nonce)
         .append("\">\n")
         .append(ELK)
@@ -116,7 +117,7 @@ final class StackPictureHtml {
    * {@code \u003c}, so that no text in it can end the script.
    */
   private static String model(StackPicture p) {
-    StackLayout.Result l = p.layout();
+    StackLayout.Result l = p.firstView();
     List<Object> boxes = new ArrayList<>();
     for (int i = 0; i < p.boxes().size(); i++) {
       StackPicture.Box box = p.boxes().get(i);
@@ -125,7 +126,8 @@ final class StackPictureHtml {
               box.parent(),
               l.places().get(i).width(),
               l.places().get(i).height(),
-              box.firstWithoutSource() ? 1 : 0));
+              box.firstWithoutSource() ? 1 : 0,
+              p.folded(i) ? 1 : 0));
     }
     String json =
         Json.write(

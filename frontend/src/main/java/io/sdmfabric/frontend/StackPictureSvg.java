@@ -46,20 +46,35 @@ final class StackPictureSvg {
 
   /**
    * The drawing: arrowheads, the lines from callers to callees, the boxes, the deadlock's arrows.
-   * Each box is {@code <g class="node" id="nI">}, the line into it {@code <path id="eI">}; with
-   * {@code badges}, a box with callees has a hidden {@code +N} for when it is collapsed.
+   * Each box is {@code <g class="node" id="nI">}, the line into it {@code <path id="eI">}. For the
+   * {@code page}, the drawing is its first view: the boxes it first shows folded are {@code
+   * collapsed}, those below them not displayed, and a box with callees has a {@code +N} shown when
+   * it is collapsed.
    */
-  static void graph(StringBuilder b, StackPicture p, boolean badges) {
-    StackLayout.Result l = p.layout();
+  static void graph(StringBuilder b, StackPicture p, boolean page) {
+    StackLayout.Result l = page ? p.firstView() : p.layout();
     List<StackPicture.Box> boxes = p.boxes();
     int[] below = descendants(boxes);
+    // The box each box is drawn as: itself, or the outermost folded box above it.
+    int[] shownAs = new int[boxes.size()];
+    for (int i = 0; i < boxes.size(); i++) {
+      int parent = boxes.get(i).parent();
+      shownAs[i] =
+          parent >= 0 && page && (shownAs[parent] != parent || p.folded(parent))
+              ? shownAs[parent]
+              : i;
+    }
     b.append("<defs><marker id=\"sdm-wait-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\"")
         .append(" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">")
         .append("<path class=\"waitarrow\" d=\"M0,0 L10,5 L0,10 z\"/></marker></defs>\n");
     b.append("<g class=\"edges\">\n");
     for (int i = 0; i < boxes.size(); i++) {
       List<double[]> points = l.lines().get(i).points();
-      if (points.isEmpty()) {
+      if (boxes.get(i).parent() < 0) {
+        continue;
+      }
+      if (shownAs[i] != i) {
+        b.append("<path class=\"edge\" id=\"e").append(i).append("\" style=\"display:none\"/>\n");
         continue;
       }
       b.append("<path class=\"edge\" id=\"e").append(i).append("\" d=\"");
@@ -73,7 +88,14 @@ final class StackPictureSvg {
     }
     b.append("</g>\n<g class=\"nodes\">\n");
     for (int i = 0; i < boxes.size(); i++) {
-      node(b, i, boxes.get(i), l.places().get(i), badges ? below[i] : 0);
+      node(
+          b,
+          i,
+          boxes.get(i),
+          l.places().get(i),
+          page ? below[i] : 0,
+          shownAs[i] != i,
+          page && p.folded(i));
     }
     b.append("</g>\n<g class=\"waits\">\n");
     for (StackPicture.Wait w : p.waits()) {
@@ -82,7 +104,7 @@ final class StackPictureSvg {
           .append("\" data-to=\"")
           .append(w.to())
           .append("\" marker-end=\"url(#sdm-wait-arrow)\" d=\"")
-          .append(waitPath(l.places().get(w.from()), l.places().get(w.to())))
+          .append(waitPath(l.places().get(shownAs[w.from()]), l.places().get(shownAs[w.to()])))
           .append("\"><title>")
           .append(escape(w.title()))
           .append("</title></path>\n");
@@ -91,7 +113,13 @@ final class StackPictureSvg {
   }
 
   private static void node(
-      StringBuilder b, int i, StackPicture.Box box, StackLayout.Place at, int hidden) {
+      StringBuilder b,
+      int i,
+      StackPicture.Box box,
+      StackLayout.Place at,
+      int below,
+      boolean hidden,
+      boolean collapsed) {
     b.append("<g class=\"node");
     switch (box.motion()) {
       case STUCK -> b.append(" stuck");
@@ -102,8 +130,12 @@ final class StackPictureSvg {
     if (box.deadlocked()) {
       b.append(" deadlocked");
     }
+    if (collapsed) {
+      b.append(" collapsed");
+    }
     b.append("\" id=\"n")
         .append(i)
+        .append(hidden ? "\" style=\"display:none" : "")
         .append("\" transform=\"translate(")
         .append(num(at.x()))
         .append(',')
@@ -125,13 +157,15 @@ final class StackPictureSvg {
           .append(escape(line.text()))
           .append("</text>");
     }
-    if (hidden > 0) {
-      b.append("<text class=\"badge\" display=\"none\" x=\"")
+    if (below > 0) {
+      b.append("<text class=\"badge\" display=\"")
+          .append(collapsed ? "inline" : "none")
+          .append("\" x=\"")
           .append(num(at.width() + 5))
           .append("\" y=\"")
           .append(num(at.height() / 2 + 4))
           .append("\">+")
-          .append(hidden)
+          .append(below)
           .append("</text>");
     }
     b.append("</g>\n");
@@ -150,52 +184,58 @@ final class StackPictureSvg {
   }
 
   /**
-   * A red arrow from the right side of one box to the right side of another, bowed out to the
-   * right; a loop on the right side when both are the same box. The page draws the same curve
+   * A red arrow from one box to another: from the bottom of the one to the top of the other below
+   * it (or from the top to the bottom of one above it; the two ways apart, so that two boxes that
+   * wait for each other get two arrows), bowed out to the right between boxes side by side, and a
+   * loop over the top right corner when both are the same box. The page draws the same curves
    * (stack-picture.js, {@code waitPath}).
    */
   static String waitPath(StackLayout.Place a, StackLayout.Place b) {
+    if (a.equals(b)) {
+      double x0 = a.x() + a.width() * 0.8;
+      double x1 = a.x() + a.width();
+      double y1 = a.y() + a.height() * 0.35;
+      return curve(x0, a.y(), x0, a.y() - 26, x1 + 26, y1, x1 + 2, y1);
+    }
+    if (b.y() >= a.y() + a.height()) {
+      double x0 = a.x() + a.width() * 0.62;
+      double x1 = b.x() + b.width() * 0.62;
+      double bend = (b.y() - a.y() - a.height()) / 2;
+      return curve(
+          x0, a.y() + a.height(), x0, a.y() + a.height() + bend, x1, b.y() - bend, x1, b.y() - 2);
+    }
+    if (a.y() >= b.y() + b.height()) {
+      double x0 = a.x() + a.width() * 0.38;
+      double x1 = b.x() + b.width() * 0.38;
+      double bend = (a.y() - b.y() - b.height()) / 2;
+      return curve(
+          x0, a.y(), x0, a.y() - bend, x1, b.y() + b.height() + bend, x1, b.y() + b.height() + 2);
+    }
     double ax = a.x() + a.width();
     double bx = b.x() + b.width();
-    if (a.equals(b)) {
-      double y0 = a.y() + a.height() * 0.3;
-      double y1 = a.y() + a.height() * 0.7;
-      return "M"
-          + num(ax)
-          + ","
-          + num(y0)
-          + " C"
-          + num(ax + 46)
-          + ","
-          + num(y0 - 22)
-          + " "
-          + num(ax + 46)
-          + ","
-          + num(y1 + 22)
-          + " "
-          + num(ax + 2)
-          + ","
-          + num(y1);
-    }
     double ay = a.y() + a.height() * 0.35;
     double by = b.y() + b.height() * 0.65;
-    double bow = Math.max(ax, bx) + 40 + Math.abs(ay - by) * 0.15;
+    double bow = Math.max(ax, bx) + 40;
+    return curve(ax, ay, bow, ay, bow, by, bx + 2, by);
+  }
+
+  private static String curve(double... xy) {
     return "M"
-        + num(ax)
+        + num(xy[0])
         + ","
-        + num(ay)
+        + num(xy[1])
         + " C"
-        + num(bow)
+        + num(xy[2])
         + ","
-        + num(ay)
+        + num(xy[3])
         + " "
-        + num(bow)
+        + num(xy[4])
         + ","
-        + num(by)
+        + num(xy[5])
         + " "
-        + num(bx + 2)
+        + num(xy[6])
         + ","
-        + num(by);
+        + num(xy[7]);
   }
 
   private static void legend(StringBuilder b, StackPicture p) {
@@ -222,8 +262,8 @@ final class StackPictureSvg {
     List<String[]> items = new java.util.ArrayList<>();
     items.add(new String[] {"", "a frame: function, file:line, [ranks] count"});
     if (p.temporal()) {
-      items.add(new String[] {"stuck", "stuck: there in every sample"});
-      items.add(new String[] {"progressing", "progressing: moved between samples"});
+      items.add(new String[] {"stuck", "stuck in every sample"});
+      items.add(new String[] {"progressing", "progressing"});
       items.add(new String[] {"mixed", "some stuck, some progressing"});
     }
     if (!p.waits().isEmpty() || p.boxes().stream().anyMatch(StackPicture.Box::deadlocked)) {

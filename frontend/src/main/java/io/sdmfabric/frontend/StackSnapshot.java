@@ -12,6 +12,7 @@ import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -216,8 +217,9 @@ public record StackSnapshot(
         out.print(Dot.write(tree(), path -> temporal ? motionText(path) : ""));
         waits.ifPresent(g -> out.print(Dot.write(g)));
       }
-      case html -> out.print(picture().html(nonce()));
-      case svg -> out.print(picture().svg());
+      // UTF-8, as the page and the SVG say they are, whatever the platform's charset.
+      case html -> out.writeBytes(picture().html(nonce()).getBytes(StandardCharsets.UTF_8));
+      case svg -> out.writeBytes(picture().svg().getBytes(StandardCharsets.UTF_8));
     }
   }
 

@@ -1,7 +1,8 @@
 // The stack picture's page (StackPicture.html): zoom, pan, fit, and collapse or expand a subtree,
 // after which elkjs (embedded before this script, as ELK) lays the boxes still shown out again with
 // the options that laid out the first drawing in Java. SDM_PICTURE is the tree's shape:
-// boxes[i] = [parent, width, height, firstWithoutSource], the ELK options, the drawing's size.
+// boxes[i] = [parent, width, height, firstWithoutSource, folded at first], the ELK options, the
+// first drawing's size.
 (function () {
   'use strict';
   const model = SDM_PICTURE;
@@ -14,7 +15,7 @@
   const nodes = Array.from({ length: n }, (_, i) => document.getElementById('n' + i));
   const edges = Array.from({ length: n }, (_, i) => document.getElementById('e' + i));
   const place = model.boxes.map(() => null);
-  const collapsed = new Set();
+  const collapsed = new Set(model.boxes.flatMap((b, i) => (b[4] ? [i] : [])));
   const elk = new ELK();
   let width = model.width;
   let height = model.height;
@@ -68,22 +69,38 @@
     return shown;
   }
 
-  // The same curve as StackPictureSvg.waitPath.
+  // The same curves as StackPictureSvg.waitPath.
+  function curve(xy) {
+    const r = xy.map((v) => Math.round(v * 10) / 10);
+    return 'M' + r[0] + ',' + r[1] + ' C' + r[2] + ',' + r[3] + ' ' + r[4] + ',' + r[5] + ' ' +
+      r[6] + ',' + r[7];
+  }
+
   function waitPath(a, b) {
-    const r = (v) => Math.round(v * 10) / 10;
+    if (a === b) {
+      const x0 = a.x + a.w * 0.8;
+      const x1 = a.x + a.w;
+      const y1 = a.y + a.h * 0.35;
+      return curve([x0, a.y, x0, a.y - 26, x1 + 26, y1, x1 + 2, y1]);
+    }
+    if (b.y >= a.y + a.h) {
+      const x0 = a.x + a.w * 0.62;
+      const x1 = b.x + b.w * 0.62;
+      const bend = (b.y - a.y - a.h) / 2;
+      return curve([x0, a.y + a.h, x0, a.y + a.h + bend, x1, b.y - bend, x1, b.y - 2]);
+    }
+    if (a.y >= b.y + b.h) {
+      const x0 = a.x + a.w * 0.38;
+      const x1 = b.x + b.w * 0.38;
+      const bend = (a.y - b.y - b.h) / 2;
+      return curve([x0, a.y, x0, a.y - bend, x1, b.y + b.h + bend, x1, b.y + b.h + 2]);
+    }
     const ax = a.x + a.w;
     const bx = b.x + b.w;
-    if (a === b) {
-      const y0 = a.y + a.h * 0.3;
-      const y1 = a.y + a.h * 0.7;
-      return 'M' + r(ax) + ',' + r(y0) + ' C' + r(ax + 46) + ',' + r(y0 - 22) + ' ' + r(ax + 46) +
-        ',' + r(y1 + 22) + ' ' + r(ax + 2) + ',' + r(y1);
-    }
     const ay = a.y + a.h * 0.35;
     const by = b.y + b.h * 0.65;
-    const bow = Math.max(ax, bx) + 40 + Math.abs(ay - by) * 0.15;
-    return 'M' + r(ax) + ',' + r(ay) + ' C' + r(bow) + ',' + r(ay) + ' ' + r(bow) + ',' + r(by) +
-      ' ' + r(bx + 2) + ',' + r(by);
+    const bow = Math.max(ax, bx) + 40;
+    return curve([ax, ay, bow, ay, bow, by, bx + 2, by]);
   }
 
   function relayout(anchor) {
