@@ -31,7 +31,7 @@ final class StackLayout {
           "elk.algorithm", "layered",
           "elk.direction", "RIGHT",
           "elk.edgeRouting", "ORTHOGONAL",
-          "elk.spacing.nodeNode", "14",
+          "elk.spacing.nodeNode", "24",
           "elk.layered.spacing.nodeNodeBetweenLayers", "36",
           "elk.layered.spacing.edgeNodeBetweenLayers", "12",
           "elk.layered.considerModelOrder.strategy", "NODES_AND_EDGES",

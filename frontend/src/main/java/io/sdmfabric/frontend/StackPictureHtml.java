@@ -95,8 +95,11 @@ final class StackPictureHtml {
           .append(StackPictureSvg.escape(item[1]))
           .append("</span>");
     }
-    b.append("<span class=\"help\">click: fold or unfold; wheel: zoom; drag: move;")
-        .append(" hover: every rank</span></div>\n<script nonce=\"")
+    b.append("<span><svg width=\"24\" height=\"16\"><g class=\"node collapsed\">")
+        .append("<rect class=\"box\" x=\"1\" y=\"1\" rx=\"3\" width=\"22\" height=\"14\"/>")
+        .append("</g></svg>folded (+N hidden)</span>");
+    b.append("<span class=\"help\">click: fold; wheel: zoom; drag: move; hover: all ranks")
+        .append("</span></div>\n<script nonce=\"")
         .append(nonce)
         .append("\">\n")
         .append(ELK)

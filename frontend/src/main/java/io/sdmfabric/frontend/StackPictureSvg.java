@@ -195,7 +195,7 @@ final class StackPictureSvg {
       double x0 = a.x() + a.width() * 0.8;
       double x1 = a.x() + a.width();
       double y1 = a.y() + a.height() * 0.35;
-      return curve(x0, a.y(), x0, a.y() - 26, x1 + 26, y1, x1 + 2, y1);
+      return curve(x0, a.y(), x0, a.y() - 34, x1 + 30, y1, x1 + 2, y1);
     }
     if (b.y() >= a.y() + a.height()) {
       double x0 = a.x() + a.width() * 0.62;
@@ -267,7 +267,7 @@ final class StackPictureSvg {
       items.add(new String[] {"mixed", "some stuck, some progressing"});
     }
     if (!p.waits().isEmpty() || p.boxes().stream().anyMatch(StackPicture.Box::deadlocked)) {
-      items.add(new String[] {"deadlocked", "deadlocked ranks wait here; red arrow: waits for"});
+      items.add(new String[] {"deadlocked", "deadlocked: where they wait; arrow: waits for"});
     }
     return items;
   }

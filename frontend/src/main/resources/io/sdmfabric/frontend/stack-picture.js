@@ -81,7 +81,7 @@
       const x0 = a.x + a.w * 0.8;
       const x1 = a.x + a.w;
       const y1 = a.y + a.h * 0.35;
-      return curve([x0, a.y, x0, a.y - 26, x1 + 26, y1, x1 + 2, y1]);
+      return curve([x0, a.y, x0, a.y - 34, x1 + 30, y1, x1 + 2, y1]);
     }
     if (b.y >= a.y + a.h) {
       const x0 = a.x + a.w * 0.62;
