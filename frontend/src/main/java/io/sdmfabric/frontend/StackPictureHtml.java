@@ -87,12 +87,12 @@ final class StackPictureHtml {
         .append("<g id=\"view\">\n");
     StackPictureSvg.graph(b, p, true);
     b.append("</g></svg></div>\n<div id=\"legend\" class=\"sdm-stacks\">");
-    for (String[] item : StackPictureSvg.legendItems(p)) {
+    for (StackPictureSvg.LegendItem item : StackPictureSvg.legendItems(p)) {
       b.append("<span><svg width=\"24\" height=\"16\"><g class=\"node ")
-          .append(item[0])
+          .append(item.boxClass())
           .append("\"><rect class=\"box\" x=\"1\" y=\"1\" rx=\"3\" width=\"22\" height=\"14\"/>")
           .append("</g></svg>")
-          .append(StackPictureSvg.escape(item[1]))
+          .append(StackPictureSvg.escape(item.text()))
           .append("</span>");
     }
     b.append("<span><svg width=\"24\" height=\"16\"><g class=\"node collapsed\">")

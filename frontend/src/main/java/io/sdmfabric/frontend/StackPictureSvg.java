@@ -243,31 +243,34 @@ final class StackPictureSvg {
         .append(escape(p.summary()))
         .append("</text>\n");
     double x = 12;
-    for (String[] item : legendItems(p)) {
+    for (LegendItem item : legendItems(p)) {
       b.append("<g class=\"node ")
-          .append(item[0])
+          .append(item.boxClass())
           .append("\" transform=\"translate(")
           .append(num(x))
           .append(",32)\"><rect class=\"box\" rx=\"4\" width=\"22\" height=\"16\"/>")
           .append("<text x=\"30\" y=\"12\">")
-          .append(escape(item[1]))
+          .append(escape(item.text()))
           .append("</text></g>\n");
-      x += 30 + item[1].length() * 7.3 + 24;
+      x += 30 + item.text().length() * 7.3 + 24;
     }
     b.append("</g>\n");
   }
 
-  /** The legend's entries: a class of box and what it means. */
-  static List<String[]> legendItems(StackPicture p) {
-    List<String[]> items = new java.util.ArrayList<>();
-    items.add(new String[] {"", "a frame: function, file:line, [ranks] count"});
+  /** An entry of the legend: a box of this class means this. */
+  record LegendItem(String boxClass, String text) {}
+
+  /** The legend's entries: those for marks the picture has. */
+  static List<LegendItem> legendItems(StackPicture p) {
+    List<LegendItem> items = new java.util.ArrayList<>();
+    items.add(new LegendItem("", "a frame: function, file:line, [ranks] count"));
     if (p.temporal()) {
-      items.add(new String[] {"stuck", "stuck in every sample"});
-      items.add(new String[] {"progressing", "progressing"});
-      items.add(new String[] {"mixed", "some stuck, some progressing"});
+      items.add(new LegendItem("stuck", "stuck in every sample"));
+      items.add(new LegendItem("progressing", "progressing"));
+      items.add(new LegendItem("mixed", "some stuck, some progressing"));
     }
     if (!p.waits().isEmpty() || p.boxes().stream().anyMatch(StackPicture.Box::deadlocked)) {
-      items.add(new String[] {"deadlocked", "deadlocked: where they wait; arrow: waits for"});
+      items.add(new LegendItem("deadlocked", "deadlocked: where they wait; arrow: waits for"));
     }
     return items;
   }
@@ -275,8 +278,8 @@ final class StackPictureSvg {
   private static double legendWidth(StackPicture p) {
     double x = Math.max(24 + p.summary().length() * 7.3, 0);
     double items = 12;
-    for (String[] item : legendItems(p)) {
-      items += 30 + item[1].length() * 7.3 + 24;
+    for (LegendItem item : legendItems(p)) {
+      items += 30 + item.text().length() * 7.3 + 24;
     }
     return Math.max(x, items);
   }
