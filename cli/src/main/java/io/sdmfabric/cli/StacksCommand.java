@@ -11,6 +11,10 @@ import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionClient;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,8 +68,18 @@ final class StacksCommand implements Callable<Integer> {
       description = "how long the ranks run between samples (default: ${DEFAULT-VALUE})")
   String interval = "1s";
 
-  @Option(names = "--format", description = "text, json or dot (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--format",
+      description =
+          "text, json, dot, html (a page to open in a browser: zoom, fold subtrees) or svg (a"
+              + " picture) (default: ${DEFAULT-VALUE})")
   StackSnapshot.Format format = StackSnapshot.Format.text;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE",
+      description = "write the stacks to FILE instead of standard output")
+  Path output;
 
   @Option(
       names = "--slurm",
@@ -131,7 +145,43 @@ final class StacksCommand implements Callable<Integer> {
       throw new UsageError(
           "sdm stacks", "give a program (and its arguments), processes, --slurm or --pmix");
     }
+    if (format.picture() && output == null && System.console() != null) {
+      // A page or a picture dumped on a terminal is of no use to anyone.
+      throw new UsageError(
+          "sdm stacks",
+          "--format " + format + " writes a picture: give -o FILE." + format + ", or redirect");
+    }
+    if (output != null && output.getParent() != null && !Files.isDirectory(output.getParent())) {
+      throw new UsageError(
+          "sdm stacks",
+          TerminalText.escape("-o " + output + ": no directory " + output.getParent()));
+    }
     return running ? sampleRunningJob(apart) : runProgram(wait, apart);
+  }
+
+  /**
+   * Prints {@code snapshot} as {@code --format} says, on standard output or into {@code -o FILE}
+   * (written whole or not at all: into a hidden file beside it, then moved).
+   */
+  private void print(StackSnapshot snapshot) throws IOException {
+    if (output == null) {
+      snapshot.print(format, out);
+      return;
+    }
+    Path partial = output.resolveSibling("." + output.getFileName() + ".part");
+    try {
+      try (PrintStream file =
+          new PrintStream(Files.newOutputStream(partial), false, StandardCharsets.UTF_8)) {
+        snapshot.print(format, file);
+        if (file.checkError()) {
+          throw new IOException("could not write " + partial);
+        }
+      }
+      Files.move(partial, output, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(partial);
+    }
+    err.println(TerminalText.escape("sdm: wrote " + output));
   }
 
   private int runProgram(Duration wait, Duration apart) throws Exception {
@@ -147,7 +197,7 @@ final class StacksCommand implements Callable<Integer> {
       throw new UsageError("sdm", e.getMessage());
     }
     try (session) {
-      StackSnapshot.take(session, resolved, args, wait, samples, apart).print(format, out);
+      print(StackSnapshot.take(session, resolved, args, wait, samples, apart));
       return 0;
     } catch (StackSnapshot.LoadFailed e) {
       // gdb's reason, as the ranks gave it.
@@ -174,7 +224,7 @@ final class StacksCommand implements Callable<Integer> {
       throw new UsageError("sdm", TerminalText.escape(String.valueOf(e.getMessage())));
     }
     try (MasterSession session = job.session()) {
-      RunningJobStacks.sampleThenDetach(session, job.attached(), samples, apart).print(format, out);
+      print(RunningJobStacks.sampleThenDetach(session, job.attached(), samples, apart));
       return 0;
     }
   }

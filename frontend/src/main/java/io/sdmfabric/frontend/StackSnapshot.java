@@ -12,9 +12,12 @@ import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,11 +47,18 @@ public record StackSnapshot(
 
   private static final Duration CALL_LIMIT = Duration.ofSeconds(60);
 
-  /** The output formats. */
+  /** The output formats: html and svg are pictures ({@link StackPicture}). */
   public enum Format {
     text,
     json,
-    dot
+    dot,
+    html,
+    svg;
+
+    /** Whether this format is a picture, not lines to read on a terminal. */
+    public boolean picture() {
+      return this == html || this == svg;
+    }
   }
 
   public StackSnapshot {
@@ -207,7 +217,23 @@ public record StackSnapshot(
         out.print(Dot.write(tree(), path -> temporal ? motionText(path) : ""));
         waits.ifPresent(g -> out.print(Dot.write(g)));
       }
+      // UTF-8, as the page and the SVG say they are, whatever the platform's charset.
+      case html -> out.writeBytes(picture().html(nonce()).getBytes(StandardCharsets.UTF_8));
+      case svg -> out.writeBytes(picture().svg().getBytes(StandardCharsets.UTF_8));
     }
+  }
+
+  /** The tree as a picture, marked with the samples' judgement and the deadlock. */
+  public StackPicture picture() {
+    return new StackPicture(
+        tree(), samples.count() > 1 ? Optional.of(samples) : Optional.empty(), waits);
+  }
+
+  /** A fresh nonce for a page's script: 128 random bits. */
+  private static String nonce() {
+    byte[] bits = new byte[16];
+    new SecureRandom().nextBytes(bits);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bits);
   }
 
   /** "stuck in 3 samples", "progressing", or both with their ranks. */
