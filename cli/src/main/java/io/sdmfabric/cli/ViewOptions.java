@@ -1,7 +1,8 @@
 package io.sdmfabric.cli;
 
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
 import io.sdmfabric.model.TerminalText;
-import io.sdmfabric.runtime.cluster.Json;
 import io.sdmfabric.runtime.cluster.SlurmCommand;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,6 +16,15 @@ import picocli.CommandLine.Option;
  * commands within a bound of its own.
  */
 final class ViewOptions {
+  /** JSON as the other commands write it: one line, "<" and "&" as they are, nulls kept. */
+  private static final Gson JSON =
+      new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+
+  /** {@code value} (maps, lists, strings, numbers, booleans) as one line of JSON. */
+  static String toJson(Object value) {
+    return JSON.toJson(value);
+  }
+
   /** The seconds between polls of {@code --watch} given alone. */
   static final int DEFAULT_WATCH = 2;
 
@@ -97,7 +107,7 @@ final class ViewOptions {
 
   private void show(View view, PrintStream out) {
     if (json) {
-      out.println(Json.write(view.json()));
+      out.println(toJson(view.json()));
     } else {
       out.print(view.text());
     }

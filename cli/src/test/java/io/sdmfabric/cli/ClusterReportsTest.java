@@ -11,7 +11,6 @@ import io.sdmfabric.model.ClusterQueue;
 import io.sdmfabric.model.JobStep;
 import io.sdmfabric.model.LauncherJob;
 import io.sdmfabric.model.QueuedJob;
-import io.sdmfabric.runtime.cluster.Json;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -81,7 +80,7 @@ class ClusterReportsTest {
   @Test
   void theJsonHasTheHintsAndWithoutTimesItIsWhatWatchCompares() {
     JobsReport report = new JobsReport("ann", List.of(RUNNING), "", List.of());
-    String json = Json.write(report.json(true));
+    String json = ViewOptions.toJson(report.json(true));
     assertTrue(json.contains("\"seconds\":3725"), json);
     assertTrue(json.contains("\"name\":\"evil\\u001b]0;title\\u0007\""), json);
     assertTrue(
@@ -137,7 +136,7 @@ class ClusterReportsTest {
             "node n4 is drained: disk\\x1b[2J",
             ""),
         report.text());
-    String json = Json.write(report.json());
+    String json = ViewOptions.toJson(report.json());
     assertTrue(
         json.startsWith(
             "{\"partitions\":[{\"name\":\"batch\",\"state\":\"UP\",\"default\":true,\"nodes\":\"n[1-4]\","

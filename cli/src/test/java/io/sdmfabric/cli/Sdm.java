@@ -644,4 +644,15 @@ final class Sdm {
       TimeUnit.MILLISECONDS.sleep(50);
     }
   }
+
+  /**
+   * The JSON document {@code text} as maps, lists, strings, booleans, nulls and numbers (whole ones
+   * as {@code Long}).
+   */
+  static Object json(String text) {
+    return new com.google.gson.GsonBuilder()
+        .setObjectToNumberStrategy(com.google.gson.ToNumberPolicy.LONG_OR_DOUBLE)
+        .create()
+        .fromJson(text, Object.class);
+  }
 }

@@ -4,7 +4,6 @@ import static io.sdmfabric.cli.Sdm.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sdmfabric.runtime.cluster.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -179,7 +178,7 @@ class SdmJobsIT extends OnTheTestNodes {
     Sdm.Result json = Sdm.runWithEnv(slurm(), "", "jobs", "--json");
     assertEquals(0, json.exitCode(), json.toString());
     List<?> jobs =
-        (List<?>) ((Map<?, ?>) ((Map<?, ?>) Json.parse(json.out())).get("slurm")).get("jobs");
+        (List<?>) ((Map<?, ?>) ((Map<?, ?>) Sdm.json(json.out())).get("slurm")).get("jobs");
     Map<?, ?> runJob = job(jobs, runId);
     assertEquals("RUNNING", runJob.get("state"));
     assertEquals(runNodes, runJob.get("nodes"));
@@ -202,7 +201,7 @@ class SdmJobsIT extends OnTheTestNodes {
     contains(nodes, "  allocated   2  " + runNodes + "\n");
     Sdm.Result nodesJson = Sdm.runWithEnv(slurm(), "", "nodes", "--json");
     Map<?, ?> partition =
-        (Map<?, ?>) ((List<?>) ((Map<?, ?>) Json.parse(nodesJson.out())).get("partitions")).get(0);
+        (Map<?, ?>) ((List<?>) ((Map<?, ?>) Sdm.json(nodesJson.out())).get("partitions")).get(0);
     assertEquals("node[1-4]", partition.get("nodes"));
     assertEquals(runNodes, ((Map<?, ?>) partition.get("byState")).get("allocated"));
 

@@ -16,8 +16,6 @@ import java.util.regex.Pattern;
  */
 public final class HostList {
   private static final Pattern NUMBERED = Pattern.compile("(.*?)(\\d+)");
-  private static final Pattern BRACKETED =
-      Pattern.compile("([^\\[\\]]*)\\[([^\\[\\]]+)\\]([^\\[\\]]*)");
 
   private HostList() {}
 
@@ -80,41 +78,50 @@ public final class HostList {
   }
 
   /**
-   * The names of a list in Slurm's notation, in its order: {@code node[1-2],login} is {@code
-   * [node1, node2, login]}. The empty text is no names.
+   * The names of a list in Slurm's notation, in its order, as {@code scontrol show hostnames}
+   * writes them: {@code node[1-2],login} is {@code [node1, node2, login]}. A range keeps the width
+   * of its first number ({@code [08-10]} is 08, 09, 10); several brackets in one name multiply out
+   * ({@code r[1-2]n[1-2]}). The empty text is no names.
    *
    * @throws IllegalArgumentException for a list that is not in the notation (unbalanced brackets, a
    *     range that is not numbers or runs backwards)
    */
   public static List<String> expand(String list) {
     List<String> names = new ArrayList<>();
-    for (String item : items(list)) {
-      Matcher m = BRACKETED.matcher(item);
-      if (!m.matches()) {
-        if (item.contains("[") || item.contains("]")) {
-          throw new IllegalArgumentException("not a host list: " + list);
-        }
-        names.add(item);
-        continue;
-      }
-      for (String range : m.group(2).split(",", -1)) {
-        String[] ends = range.split("-", -1);
-        if (ends.length > 2 || !ends[0].matches("\\d+") || !ends[ends.length - 1].matches("\\d+")) {
-          throw new IllegalArgumentException("not a host list: " + list);
-        }
-        long from = Long.parseLong(ends[0]);
-        long to = Long.parseLong(ends[ends.length - 1]);
-        if (to < from) {
-          throw new IllegalArgumentException("not a host list: " + list);
-        }
-        int width = ends[0].length();
-        for (long n = from; n <= to; n++) {
-          String digits = String.format("%0" + width + "d", n);
-          names.add(m.group(1) + digits + m.group(3));
-        }
-      }
+    for (String item : items(list.strip())) {
+      expandInto(item, list, names);
     }
     return List.copyOf(names);
+  }
+
+  /** The names of one item of {@code list}: its first bracket's numbers, each with the rest. */
+  private static void expandInto(String item, String list, List<String> names) {
+    int open = item.indexOf('[');
+    int close = item.indexOf(']');
+    if (open < 0 && close < 0) {
+      names.add(item);
+      return;
+    }
+    if (open < 0 || close < open) {
+      throw new IllegalArgumentException("not a host list: " + list);
+    }
+    String prefix = item.substring(0, open);
+    String rest = item.substring(close + 1);
+    for (String range : item.substring(open + 1, close).split(",", -1)) {
+      String[] ends = range.split("-", -1);
+      if (ends.length > 2 || !ends[0].matches("\\d+") || !ends[ends.length - 1].matches("\\d+")) {
+        throw new IllegalArgumentException("not a host list: " + list);
+      }
+      long from = Long.parseLong(ends[0]);
+      long to = Long.parseLong(ends[ends.length - 1]);
+      if (to < from) {
+        throw new IllegalArgumentException("not a host list: " + list);
+      }
+      String format = "%0" + ends[0].length() + "d";
+      for (long n = from; n <= to; n++) {
+        expandInto(prefix + String.format(format, n) + rest, list, names);
+      }
+    }
   }
 
   /** The list's items: cut at the commas outside brackets. */

@@ -56,4 +56,12 @@ class HostListTest {
     assertThrows(IllegalArgumentException.class, () -> HostList.expand("node[a-b]"));
     assertThrows(IllegalArgumentException.class, () -> HostList.expand("node1]"));
   }
+
+  @Test
+  void severalBracketsInANameMultiplyOutAndASuffixStays() {
+    assertEquals(List.of("r1n1", "r1n2", "r2n1", "r2n2"), HostList.expand("r[1-2]n[1-2]"));
+    assertEquals(List.of("gpu1-ib", "gpu2-ib"), HostList.expand("gpu[1-2]-ib"));
+    assertEquals(List.of("a", "b"), HostList.expand(" a,b "));
+    assertThrows(IllegalArgumentException.class, () -> HostList.expand("node[1-"));
+  }
 }

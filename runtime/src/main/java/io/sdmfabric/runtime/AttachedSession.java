@@ -1,6 +1,7 @@
 package io.sdmfabric.runtime;
 
 import io.sdmfabric.model.Failures;
+import io.sdmfabric.model.HostList;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.Shell;
 import io.sdmfabric.model.TerminalText;
@@ -9,7 +10,6 @@ import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.attach.ProcessProbe;
 import io.sdmfabric.runtime.attach.SlurmStep;
 import io.sdmfabric.runtime.launch.JobLauncher;
-import io.sdmfabric.runtime.launch.SlurmHostlist;
 import io.sdmfabric.server.FabricConfig;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -165,7 +165,7 @@ public final class AttachedSession extends DistributedSession {
     }
     List<String> hosts =
         plan.map(p -> List.copyOf(p.hosts().keySet()))
-            .orElseGet(() -> step.map(s -> SlurmHostlist.expand(s.nodes())).orElse(List.of()));
+            .orElseGet(() -> step.map(s -> HostList.expand(s.nodes())).orElse(List.of()));
     return LocalAddress.reachingAny(hosts);
   }
 

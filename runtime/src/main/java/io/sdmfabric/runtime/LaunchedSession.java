@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime;
 
+import io.sdmfabric.model.HostList;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.launch.JobHosts;
@@ -8,7 +9,6 @@ import io.sdmfabric.runtime.launch.MpiWaitLibrary;
 import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.runtime.launch.RankShim;
 import io.sdmfabric.runtime.launch.RankSpool;
-import io.sdmfabric.runtime.launch.SlurmHostlist;
 import io.sdmfabric.runtime.launch.SlurmMpiPlugin;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.RankReply;
@@ -164,7 +164,7 @@ public final class LaunchedSession extends DistributedSession {
       if (hosts.isEmpty() && launcher.isSlurm()) {
         // Slurm places the job: its nodes are known once rank 0 says them.
         job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
-        hosts = SlurmHostlist.expand(job.get().nodes());
+        hosts = HostList.expand(job.get().nodes());
       }
       address = LocalAddress.reachingAny(hosts);
     }

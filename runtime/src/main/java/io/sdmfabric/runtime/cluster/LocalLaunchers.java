@@ -3,6 +3,7 @@ package io.sdmfabric.runtime.cluster;
 import io.sdmfabric.model.LauncherJob;
 import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.runtime.attach.RankEnvironment;
+import io.sdmfabric.runtime.launch.RankShim;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,12 +39,6 @@ public final class LocalLaunchers {
           "mpiexec.openmpi",
           "mpirun.mpich",
           "mpiexec.mpich");
-
-  /**
-   * The name ({@code $0}) that sdm's rank shim ({@link io.sdmfabric.runtime.launch.RankShim}) runs
-   * under, in the command line of a launcher that sdm started.
-   */
-  static final String RANK_SHIM = "sdm-rank";
 
   private LocalLaunchers() {}
 
@@ -108,7 +103,7 @@ public final class LocalLaunchers {
 
   /** Whether a launcher's command line starts sdm's agents or its rank shim. */
   static boolean startedBySdm(List<String> command) {
-    return command.contains(AgentCommand.class.getName()) || command.contains(RANK_SHIM);
+    return command.contains(AgentCommand.class.getName()) || command.contains(RankShim.NAME);
   }
 
   /** The pid that traces process {@code pid} ({@code TracerPid} of its status), 0 for none. */

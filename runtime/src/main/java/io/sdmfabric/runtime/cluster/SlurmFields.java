@@ -1,6 +1,16 @@
 package io.sdmfabric.runtime.cluster;
 
-import java.math.BigInteger;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.Strictness;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import java.io.IOException;
+import java.io.StringReader;
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,77 +18,120 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The fields of Slurm's answers, read strictly: an object of {@code --json} output, whose field
- * must be there with the right type, and a line of {@code scontrol show -o}, {@code KEY=VALUE}
- * words. A field that is not as Slurm 22.05 writes it is an {@link IllegalArgumentException} that
- * names it.
+ * The fields of Slurm's answers, read strictly: an object of {@code --json} output (read by Gson),
+ * whose field must be there with the right type, and a line of {@code scontrol show -o}, {@code
+ * KEY=VALUE} words. A field that is not as Slurm 22.05 writes it is an {@link
+ * IllegalArgumentException} that names it.
  */
 final class SlurmFields {
   /** Where a {@code KEY=VALUE} word begins: a space, a key of letters, an equals sign. */
   private static final Pattern KEY = Pattern.compile("(?:^| )([A-Za-z][A-Za-z_:/]*)=");
 
-  private final Map<?, ?> object;
+  private final JsonObject object;
   private final String what;
 
-  private SlurmFields(Map<?, ?> object, String what) {
+  private SlurmFields(JsonObject object, String what) {
     this.object = object;
     this.what = what;
   }
 
-  /** The fields of {@code value}, a JSON object that {@code what} names in errors. */
-  static SlurmFields of(Object value, String what) {
-    if (!(value instanceof Map<?, ?> map)) {
+  /**
+   * The fields of the JSON object {@code json}, the whole of Slurm's answer, which {@code what}
+   * names in errors; read strictly (RFC 8259), so that what is not JSON is refused.
+   */
+  static SlurmFields parse(String json, String what) {
+    JsonElement value;
+    try {
+      JsonReader reader = new JsonReader(new StringReader(json));
+      reader.setStrictness(Strictness.STRICT);
+      value = JsonParser.parseReader(reader);
+      if (reader.peek() != JsonToken.END_DOCUMENT) {
+        throw new IllegalArgumentException(what + " has more after its JSON");
+      }
+    } catch (JsonParseException | IOException | IllegalStateException e) {
+      throw new IllegalArgumentException(what + " is not JSON: " + e.getMessage(), e);
+    }
+    return of(value, what);
+  }
+
+  private static SlurmFields of(JsonElement value, String what) {
+    if (!value.isJsonObject()) {
       throw new IllegalArgumentException(what + " is not an object");
     }
-    return new SlurmFields(map, what);
+    return new SlurmFields(value.getAsJsonObject(), what);
   }
 
   /** The objects of the list {@code key}, each as fields. */
   List<SlurmFields> list(String key) {
-    if (!(field(key) instanceof List<?> list)) {
+    JsonElement v = field(key);
+    if (!v.isJsonArray()) {
       throw bad(key, "a list");
     }
-    return list.stream().map(o -> of(o, what + "'s " + key)).toList();
+    List<SlurmFields> list = new ArrayList<>();
+    for (JsonElement e : v.getAsJsonArray()) {
+      list.add(of(e, what + "'s " + key));
+    }
+    return list;
   }
 
   /** The strings of the list {@code key}. */
   List<String> strings(String key) {
-    if (!(field(key) instanceof List<?> list)
-        || !list.stream().allMatch(String.class::isInstance)) {
+    JsonElement v = field(key);
+    if (!v.isJsonArray()) {
       throw bad(key, "a list of strings");
     }
-    return list.stream().map(String.class::cast).toList();
+    List<String> strings = new ArrayList<>();
+    for (JsonElement e : v.getAsJsonArray()) {
+      if (!isString(e)) {
+        throw bad(key, "a list of strings");
+      }
+      strings.add(e.getAsString());
+    }
+    return strings;
   }
 
   String string(String key) {
-    if (!(field(key) instanceof String s)) {
+    JsonElement v = field(key);
+    if (!isString(v)) {
       throw bad(key, "a string");
     }
-    return s;
+    return v.getAsString();
   }
 
-  /** The number {@code key}; {@code orElse} when it is null (Slurm's "not set"). */
+  /**
+   * The whole number {@code key}; {@code orElse} when it is null (Slurm's "not set"); {@link
+   * Long#MAX_VALUE} for one beyond a long (Slurm's "infinite").
+   */
   long number(String key, long orElse) {
-    Object v = field(key);
-    if (v == Json.NULL) {
+    JsonElement v = field(key);
+    if (v.isJsonNull()) {
       return orElse;
     }
-    if (v instanceof Long n) {
-      return n;
+    if (!v.isJsonPrimitive() || !v.getAsJsonPrimitive().isNumber()) {
+      throw bad(key, "a whole number");
     }
-    if (v instanceof BigInteger) {
-      return Long.MAX_VALUE;
+    BigDecimal n = v.getAsBigDecimal();
+    try {
+      return n.longValueExact();
+    } catch (ArithmeticException e) {
+      if (n.signum() > 0 && n.stripTrailingZeros().scale() <= 0) {
+        return Long.MAX_VALUE;
+      }
+      throw bad(key, "a whole number");
     }
-    throw bad(key, "a whole number");
   }
 
   /** Whether the number {@code key} is set (not null). */
   boolean isSet(String key) {
-    return field(key) != Json.NULL;
+    return !field(key).isJsonNull();
   }
 
-  private Object field(String key) {
-    Object v = object.get(key);
+  private static boolean isString(JsonElement e) {
+    return e.isJsonPrimitive() && e.getAsJsonPrimitive().isString();
+  }
+
+  private JsonElement field(String key) {
+    JsonElement v = object.get(key);
     if (v == null) {
       throw new IllegalArgumentException(what + " has no \"" + key + "\"");
     }

@@ -25,7 +25,7 @@ final class SlurmJobs {
    * @throws IllegalArgumentException for output that is not squeue's JSON, or that reports errors
    */
   static List<QueuedJob> parseQueue(String json, Instant now) {
-    SlurmFields top = SlurmFields.of(Json.parse(json), "squeue's answer");
+    SlurmFields top = SlurmFields.parse(json, "squeue's answer");
     List<SlurmFields> errors = top.list("errors");
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException(errors.get(0).string("error"));

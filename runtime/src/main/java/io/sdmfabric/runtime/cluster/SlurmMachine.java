@@ -23,7 +23,7 @@ final class SlurmMachine {
    * @throws IllegalArgumentException for output that is not sinfo's JSON, or that reports errors
    */
   static List<ClusterNode> parseNodes(String json) {
-    SlurmFields top = SlurmFields.of(Json.parse(json), "sinfo's answer");
+    SlurmFields top = SlurmFields.parse(json, "sinfo's answer");
     List<SlurmFields> errors = top.list("errors");
     if (!errors.isEmpty()) {
       throw new IllegalArgumentException(errors.get(0).string("error"));

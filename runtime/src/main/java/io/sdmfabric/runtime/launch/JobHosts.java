@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime.launch;
 
+import io.sdmfabric.model.HostList;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,11 +56,11 @@ public final class JobHosts {
           || family == LauncherFamily.MPICH && HYDRA_HOSTFILES.contains(hydra)) {
         hosts.addAll(hostfile(Path.of(value)));
       } else if (family == LauncherFamily.SLURM && SRUN_NODELISTS.contains(name)) {
-        hosts.addAll(SlurmHostlist.expand(value));
+        hosts.addAll(HostList.expand(value));
       }
     }
     if (hosts.isEmpty() && env.containsKey("SLURM_JOB_NODELIST")) {
-      hosts.addAll(SlurmHostlist.expand(env.get("SLURM_JOB_NODELIST")));
+      hosts.addAll(HostList.expand(env.get("SLURM_JOB_NODELIST")));
     }
     if (hosts.isEmpty() && !launcher.isSlurm() && env.containsKey("PBS_NODEFILE")) {
       hosts.addAll(hostfile(Path.of(env.get("PBS_NODEFILE"))));

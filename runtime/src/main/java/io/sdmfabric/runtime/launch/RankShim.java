@@ -24,6 +24,9 @@ public final class RankShim {
   /** What the shim's preload argument is when there is nothing to preload. */
   static final String NO_PRELOAD = "-";
 
+  /** The name ({@code $0}) the shim runs under, in its command line and its launcher's. */
+  public static final String NAME = "sdm-rank";
+
   /** The command that runs {@code program} with {@code args} under the shim. */
   public static List<String> command(String spool, String program, List<String> args) {
     return command(spool, "", program, args);
@@ -38,7 +41,7 @@ public final class RankShim {
       String spool, String preload, String program, List<String> args) {
     String library = preload.isEmpty() ? NO_PRELOAD : preload;
     List<String> command =
-        new ArrayList<>(List.of("sh", "-c", SCRIPT, "sdm-rank", spool, library, program));
+        new ArrayList<>(List.of("sh", "-c", SCRIPT, NAME, spool, library, program));
     command.addAll(args);
     return command;
   }
