@@ -3,7 +3,9 @@ package io.sdmfabric.frontend;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.StackTree;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -498,6 +500,18 @@ public final class StackPicture {
    */
   public String html(String nonce) {
     return StackPictureHtml.page(this, nonce);
+  }
+
+  /** The picture as a self-contained HTML page whose script has a fresh nonce of its own. */
+  public String html() {
+    return html(freshNonce());
+  }
+
+  /** A fresh nonce for a page's script: 128 random bits. */
+  private static String freshNonce() {
+    byte[] bits = new byte[16];
+    new SecureRandom().nextBytes(bits);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bits);
   }
 
   StackLayout.Result layout() {

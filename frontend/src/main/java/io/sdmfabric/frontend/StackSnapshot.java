@@ -14,10 +14,8 @@ import io.sdmfabric.wire.proto.CommandBody;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -218,7 +216,7 @@ public record StackSnapshot(
         waits.ifPresent(g -> out.print(Dot.write(g)));
       }
       // UTF-8, as the page and the SVG say they are, whatever the platform's charset.
-      case html -> out.writeBytes(picture().html(nonce()).getBytes(StandardCharsets.UTF_8));
+      case html -> out.writeBytes(picture().html().getBytes(StandardCharsets.UTF_8));
       case svg -> out.writeBytes(picture().svg().getBytes(StandardCharsets.UTF_8));
     }
   }
@@ -227,13 +225,6 @@ public record StackSnapshot(
   public StackPicture picture() {
     return new StackPicture(
         tree(), samples.count() > 1 ? Optional.of(samples) : Optional.empty(), waits);
-  }
-
-  /** A fresh nonce for a page's script: 128 random bits. */
-  private static String nonce() {
-    byte[] bits = new byte[16];
-    new SecureRandom().nextBytes(bits);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bits);
   }
 
   /** "stuck in 3 samples", "progressing", or both with their ranks. */

@@ -53,6 +53,7 @@ final class DapSession implements AutoCloseable {
   private final Evaluator evaluator;
   private final Logpoints logpoints;
   private final RanksView ranks;
+  private final StacksView parallelStacks;
 
   /** Serves {@code opened}, opened as {@code start} says, to the client of {@code out}. */
   DapSession(SessionClient opened, Start start, DapOutput out) {
@@ -85,6 +86,7 @@ final class DapSession implements AutoCloseable {
     this.evaluator = new Evaluator(console, threads, stacks, frames, references, this::exchange);
     this.logpoints = new Logpoints(this::exchange, sources::source, execution, out);
     this.ranks = new RanksView(threads, console.table(), this::exchange, out);
+    this.parallelStacks = new StacksView(this::client, console.table(), threads);
     // After the console's subscription, so that the process table has each event first.
     new EventMapper(out, threads, frames, breakpoints, logpoints).listen(opened);
   }
@@ -143,6 +145,10 @@ final class DapSession implements AutoCloseable {
 
   RanksView ranks() {
     return ranks;
+  }
+
+  StacksView parallelStacks() {
+    return parallelStacks;
   }
 
   /** The replies of {@code ranks} to {@code body}; refused when the session has none to give. */

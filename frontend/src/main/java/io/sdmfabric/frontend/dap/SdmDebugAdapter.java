@@ -56,9 +56,9 @@ import org.eclipse.lsp4j.jsonrpc.services.JsonRequest;
  * (threads, stacks, frame ids), {@link RankExecution} (continue, step, pause), {@link
  * ClientBreakpoints}, {@link SignalFilters} (exception breakpoints), {@link GroupVariables}
  * (scopes, variables) and {@link Evaluator}; the session's events reach the client through {@link
- * EventMapper}. The parts of a session are made together when it opens ({@link DapSession}). Two
- * requests are sdm's own, for the editor's Ranks view: {@code sdmRanks} and {@code sdmFocus}
- * ({@link RanksView}).
+ * EventMapper}. The parts of a session are made together when it opens ({@link DapSession}). Three
+ * requests are sdm's own, for the editor's views: {@code sdmRanks} and {@code sdmFocus} ({@link
+ * RanksView}), {@code sdmStacks} ({@link StacksView}).
  *
  * <p>Requests run one at a time on the DAP library's thread (launch and attach on a pool's, since
  * they wait for the ranks); events reach the client from the session's thread. Both use the rank
@@ -242,6 +242,15 @@ public final class SdmDebugAdapter implements IDebugProtocolServer {
   @JsonRequest
   public CompletableFuture<Void> sdmFocus(Map<String, Object> args) {
     return run(() -> session().ranks().focus(threadId(args)));
+  }
+
+  /**
+   * sdm's own request for an editor's Parallel Stacks: the stopped ranks' stacks as a picture
+   * ({@link StacksView#stacks}).
+   */
+  @JsonRequest
+  public CompletableFuture<Map<String, Object>> sdmStacks(Map<String, Object> args) {
+    return done(session().parallelStacks().stacks());
   }
 
   private static int threadId(Map<String, Object> args) {

@@ -95,6 +95,9 @@ class SdmDebugAdapterTest {
 
     @JsonRequest
     CompletableFuture<Void> sdmFocus(Map<String, Object> args);
+
+    @JsonRequest
+    CompletableFuture<Map<String, Object>> sdmStacks(Map<String, Object> args);
   }
 
   private volatile boolean opened;
@@ -245,6 +248,17 @@ class SdmDebugAdapterTest {
     assertEquals(stop.getThreadId(), focused.getThreadId());
     assertEquals("focus", focused.getReason());
     assertFalse(focused.getPreserveFocusHint());
+  }
+
+  @Test
+  void parallelStacksIsAPictureOfTheStoppedRanks() throws Exception {
+    launchToTheBreakpoint();
+    Map<String, Object> view = await(server.sdmStacks(Map.of()));
+    assertEquals("0,2", view.get("ranks"));
+    String html = (String) view.get("html");
+    assertTrue(html.startsWith("<!DOCTYPE html>"), html.substring(0, 80));
+    assertTrue(html.contains("compute"), "the page has the frame where [0,2] stopped");
+    assertTrue(html.contains("Content-Security-Policy"), "the page says what it may load");
   }
 
   @Test
