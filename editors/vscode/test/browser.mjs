@@ -19,11 +19,26 @@
 // OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 in this process's environment, which code-server, the adapter and
 // mpirun inherit; dev/test exports them).
 //
+// Then the sdm view container. The Ranks view: examples/segv.c on 4 ranks, rank 1 stopped by
+// SIGSEGV shows as a red group [1], the exited ranks grey; a click on the group focuses its frame
+// in the Call Stack. Parallel Stacks: examples/mpi_deadlock.c launched under mpirun, paused once
+// every rank has started; sdm: Show Parallel Stacks draws its deadlock ([0,1] and [2,3] outlined,
+// red arrows, the cycle 0 -> 1 -> 0 named). And, when the test bed's nodes are up
+// (SDM_NODES_SLURM_CONF, dev/test starts them): mpi_deadlock under srun on two of the nodes; the
+// Jobs view lists the job and its step; Attach on the step starts a session whose four ranks the
+// Ranks view shows stopped, and Parallel Stacks draws the two groups (exchange [0,1],
+// wait_for_all [2,3]); after Disconnect, Sample Stacks on the step draws the job's stacks marked
+// stuck, and Cancel Job ends it (squeue no longer lists it). The job is cancelled by its name
+// whatever happens.
+//
 //   node browser.mjs [--out DIR] [--junit FILE] [--vsix FILE]
 //
 // DIR (default editors/vscode/target/browser-test) gets the workspace, code-server's data, its log
 // and the screenshots: call-stack.png (the Call Stack view with the groups), session.png (the whole
-// window), variables.png, mpi-session.png (the whole window paused in the MPI job), and
+// window), variables.png, mpi-session.png (the whole window paused in the MPI job), ranks.png (the
+// sdm side bar with the crashed rank), jobs.png (the side bar with the Slurm job),
+// parallel-stacks.png (the whole window with the picture of the deadlock), attached-stacks.png (the
+// whole window with the attached Slurm job's picture and the sdm views), and
 // failure-<check>.png when a check fails. FILE gets a JUnit report, one test case per check. Exit
 // status 0 when every check passed or was skipped, 1 otherwise. Every wait is bounded, and the
 // whole run is too (SDM_BROWSER_TEST_LIMIT_S, default 480 s). Whatever happens, chromium,
@@ -63,6 +78,8 @@ const ws = join(out, 'ws');
 // The checks, in order; a check that fails stops the run, and the ones after it are not run.
 const checks = [];
 const mpiConfiguration = 'sdm: mpirun 4 ranks';
+const crashConfiguration = 'sdm: segv 4 ranks';
+const deadlockConfiguration = 'sdm: mpirun deadlock';
 let server; // code-server, leader of its own process group
 let browser;
 let page;
@@ -194,7 +211,14 @@ mkdirSync(join(out, 'data/User'), { recursive: true });
 const csConfig = join(out, 'code-server.yaml'); // so that code-server writes no ~/.config of its own
 writeFileSync(csConfig, 'auth: none\n');
 const csArgs = ['--config', csConfig, '--extensions-dir', join(out, 'ext'), '--user-data-dir', join(out, 'data')];
-const marked = { ...process.env, SDM_BROWSER_TEST_RUN: markValue }; // the environment of what this run starts
+// The environment of what this run starts. Slurm is the test bed's nodes' when they are up: the Jobs
+// view lists a job that runs there.
+const nodesSlurm = process.env.SDM_NODES_SLURM_CONF || '';
+const marked = {
+  ...process.env,
+  SDM_BROWSER_TEST_RUN: markValue,
+  ...(nodesSlurm ? { SLURM_CONF: nodesSlurm } : {}),
+};
 
 // Why an MPI job cannot run here, or '' when it can: mpicc and `mpirun -n 1 true` work (in this
 // process's environment, the one the adapter gets through code-server). Anything the tries leave
@@ -218,13 +242,16 @@ await check('buildsTheWorkspace', async () => {
     throw new Error(`no code-server at ${codeServer}: run editors/vscode/test/install-code-server.sh`);
   }
   if (!existsSync(chromiumPath)) throw new Error(`no chromium at ${chromiumPath}`);
-  cpSync(join(repo, 'examples/ranks.c'), join(ws, 'examples/ranks.c'));
-  const cc = spawnSync('gcc', ['-g', '-O0', '-o', 'ranks', 'examples/ranks.c'],
-    { cwd: ws, encoding: 'utf8', timeout: 60000 });
-  if (cc.status !== 0) throw new Error(`gcc failed: ${cc.error?.message || cc.stderr}`);
+  for (const name of ['ranks', 'segv']) {
+    cpSync(join(repo, `examples/${name}.c`), join(ws, `examples/${name}.c`));
+    const cc = spawnSync('gcc', ['-g', '-O0', '-o', name, `examples/${name}.c`],
+      { cwd: ws, encoding: 'utf8', timeout: 60000 });
+    if (cc.status !== 0) throw new Error(`gcc failed: ${cc.error?.message || cc.stderr}`);
+  }
   // The MPI job's source (built by buildsTheMpiJob), and whether it can run here: tried before
   // code-server starts, so that what the tries leave is theirs alone.
   cpSync(join(repo, 'examples/mpi_reduce.c'), join(ws, 'examples/mpi_reduce.c'));
+  cpSync(join(repo, 'examples/mpi_deadlock.c'), join(ws, 'examples/mpi_deadlock.c'));
   mpiSkip = noMpi();
   if (mpiSkip) log(mpiSkip);
   // The first configuration is the one Start Debugging takes; the MPI job's is chosen by name.
@@ -234,8 +261,15 @@ await check('buildsTheWorkspace', async () => {
       type: 'sdm', request: 'launch', name: 'sdm: 4 ranks',
       program: '${workspaceFolder}/ranks', ranks: 4, cwd: '${workspaceFolder}',
     }, {
+      type: 'sdm', request: 'launch', name: crashConfiguration,
+      program: '${workspaceFolder}/segv', ranks: 4, cwd: '${workspaceFolder}',
+    }, {
       type: 'sdm', request: 'launch', name: mpiConfiguration,
       program: '${workspaceFolder}/mpi_reduce', ranks: 4, launcher: 'mpirun', launcherArgs: ['--oversubscribe'],
+      cwd: '${workspaceFolder}',
+    }, {
+      type: 'sdm', request: 'launch', name: deadlockConfiguration,
+      program: '${workspaceFolder}/mpi_deadlock', ranks: 4, launcher: 'mpirun', launcherArgs: ['--oversubscribe'],
       cwd: '${workspaceFolder}',
     }],
   }, null, 2));
@@ -318,11 +352,19 @@ async function quickInput(keys) {
   }
 }
 // With reopens, the command opens a quick input of its own, and that is left to the caller.
+// The row is clicked, or chosen with Enter when it is the focused one: a quick input that opens
+// while another closes can show its list a moment late, with the row there but not yet visible.
 async function palette(label, { reopens = false } = {}) {
   const input = await quickInput('Control+Shift+P');
   await page.keyboard.type(label);
   const row = input.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exactly(label) }) });
-  await row.first().click({ timeout: 15000 });
+  await row.first().waitFor({ state: 'attached', timeout: 15000 });
+  try {
+    await row.first().click({ timeout: 5000 });
+  } catch (e) {
+    if (!/\bfocused\b/.test((await row.first().getAttribute('class')) || '')) throw e;
+    await page.keyboard.press('Enter');
+  }
   if (!reopens) await input.waitFor({ state: 'hidden', timeout: 10000 });
 }
 async function goToLine(line) {
@@ -469,9 +511,11 @@ const programOf = (p) => p.cmd.split(' ')[0].split('/').pop();
 
 await check('buildsTheMpiJob', async () => {
   // Built like ranks: its frames name examples/mpi_reduce.c, in the workspace.
-  const mpicc = spawnSync('mpicc', ['-g', '-O0', '-o', 'mpi_reduce', 'examples/mpi_reduce.c'],
-    { cwd: ws, env: marked, encoding: 'utf8', timeout: 60000 });
-  if (mpicc.status !== 0) throw new Error(`mpicc failed: ${mpicc.error?.message || mpicc.stderr}`);
+  for (const name of ['mpi_reduce', 'mpi_deadlock']) {
+    const mpicc = spawnSync('mpicc', ['-g', '-O0', '-o', name, `examples/${name}.c`],
+      { cwd: ws, env: marked, encoding: 'utf8', timeout: 60000 });
+    if (mpicc.status !== 0) throw new Error(`mpicc failed: ${mpicc.error?.message || mpicc.stderr}`);
+  }
 }, mpiSkip);
 
 await check('setsABreakpointAtTheMpiAllreduce', async () => {
@@ -565,6 +609,223 @@ await check('runsTheMpiJobToItsEnd', async () => {
   });
   log(`its processes ended ${((Date.now() - t0) / 1000).toFixed(1)} s after Continue`);
 }, mpiSkip);
+
+// --- the sdm views: a crashed rank in the Ranks view ------------------------------------------
+
+// Starts a configuration of launch.json by its name.
+async function startConfiguration(name) {
+  await focusWorkbench();
+  await palette('Debug: Select and Start Debugging', { reopens: true });
+  const input = page.locator('.quick-input-widget');
+  const row = input.locator('.monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: exactly(name) }) });
+  await row.first().click({ timeout: 15000 });
+  await input.waitFor({ state: 'hidden', timeout: 10000 });
+}
+// The frame of a webview (VS Code nests each in two iframes) whose page has `selector`.
+async function webviewWith(selector, what, ms = 60000) {
+  return waitFor(what, ms, async () => {
+    for (const frame of page.frames()) {
+      if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+    }
+    return undefined;
+  });
+}
+const crashedGroup = '[1] SIGSEGV in load at examples/segv.c:5';
+// The keyboard back from a webview (whose page has it after a click), for the palette: the Debug
+// Console's input (an editor's text may be under a widget, such as an exception's, that takes it).
+async function focusWorkbench() {
+  const input = page.locator('.repl-input-wrapper:visible');
+  if ((await input.count()) > 0) await input.first().click();
+  else await page.locator('.part.editor .monaco-editor .view-lines:visible').first().click();
+}
+// The frame of an editor's webview panel whose page has `selector`.
+const panelWith = (selector, what) => webviewWith(selector, what, 120000);
+// sdm: Show Parallel Stacks, from the Ranks view's title bar.
+async function showParallelStacks() {
+  await showContainer('SDM Fabric');
+  const ranksPane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^ranks/i }) }).first();
+  await ranksPane.locator('.pane-header').hover();
+  await ranksPane.locator('.action-label[aria-label="Show Parallel Stacks"]').click({ timeout: 10000 });
+}
+// A view container, by its icon in the activity bar (whose badge, when it has one, takes the click).
+// A click on the container that shows already would hide the side bar: that one is left as it is.
+async function showContainer(label) {
+  const title = page.locator('.part.sidebar .title-label', { hasText: new RegExp(`^${quote(label)}$`, 'i') }).first();
+  if (await title.isVisible()) return;
+  await page.locator('.activitybar .action-item', { has: page.locator(`a[aria-label^="${label}"]`) }).first().click();
+  await title.waitFor({ timeout: 10000 });
+}
+
+await check('showsACrashedRankInTheRanksView', async () => {
+  await startConfiguration(crashConfiguration);
+  await threadRow(crashedGroup).first().waitFor({ timeout: 120000 });
+  await showContainer('SDM Fabric');
+  const ranks = await webviewWith('.group[data-state="crashed"]', 'the Ranks view showing a crashed group');
+  const crashed = ranks.locator('.group[data-state="crashed"]');
+  const exited = ranks.locator('.group[data-state="exited"]');
+  // The others exit; gdb 13 sometimes misses how one of its programs ended, and that rank is then a
+  // group of its own ("exited, exit status unknown").
+  const exitedRanks = async () => (await exited.evaluateAll((groups) => groups.map((g) => g.dataset.ranks)))
+    .flatMap((set) => set.split(',')).sort().join(',');
+  await waitFor('ranks 0, 2 and 3 exited in the Ranks view', 60000, async () => (await exitedRanks()) === '0,2,3')
+    .catch(async (e) => { throw new Error(`${e.message}; it shows:\n${await ranks.locator('#root').innerText()}`); });
+  if ((await crashed.getAttribute('data-ranks')) !== '1') {
+    throw new Error(`the crashed group is not [1]: ${await ranks.locator('#root').innerText()}`);
+  }
+  // Red, and the exited ranks grey: each group in its state's colour.
+  const colour = (group) => group.evaluate((e) => getComputedStyle(e.querySelector('.cell')).backgroundColor);
+  if ((await colour(crashed)) !== 'rgb(248, 81, 73)') throw new Error(`the crashed rank is ${await colour(crashed)}, not red`);
+  for (const c of await exited.evaluateAll((groups) => groups.map((g) => getComputedStyle(g.querySelector('.cell')).backgroundColor))) {
+    if (c !== 'rgb(139, 148, 158)') throw new Error(`an exited group is ${c}, not grey`);
+  }
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(500);
+  await page.locator('.part.sidebar').screenshot({ path: join(out, 'ranks.png') });
+  // A click on the group focuses it in the Call Stack: its stack, load then main, is shown.
+  await crashed.click();
+  // The keyboard is in the webview now: the activity bar, not the palette, opens Run and Debug.
+  await showContainer('Run and Debug');
+  const focused = callStack().locator('.monaco-list-row.selected, .monaco-list-row.focused');
+  await waitFor('the crashed group\'s frame focused in the Call Stack', 30000, async () =>
+    /load/.test(await focused.first().innerText({ timeout: 1000 }).catch(() => '')))
+    .catch(async (e) => { throw new Error(`${e.message}; the Call Stack view shows:\n${await callStack().innerText()}`); });
+  await focusWorkbench();
+  await page.keyboard.press('Shift+F5'); // Debug: Stop
+  await waitFor('the crash session ending', 60000,
+    async () => (await callStack().locator('.monaco-list-row').count()) === 0);
+});
+
+// --- Parallel Stacks of a deadlock sdm launched: the cycle ------------------------------------
+
+await check('drawsTheDeadlockOfALaunchedJobWithItsCycle', async () => {
+  await startConfiguration(deadlockConfiguration);
+  // Past MPI_Init on every rank, then a moment for 0 and 1 to block: pause them all.
+  await waitFor('every rank started', 180000, async () => (await repl().then((t) => t.match(/rank \d of 4 started/g) || [])).length >= 4)
+    .catch(async (e) => { throw new Error(`${e.message}; the Debug Console:\n${await repl()}`); });
+  await page.waitForTimeout(2000);
+  await focusWorkbench();
+  await page.keyboard.press('F6'); // Debug: Pause
+  await showContainer('SDM Fabric');
+  const ranks = await webviewWith('.group[data-state="stopped"]', 'the paused ranks in the Ranks view', 60000);
+  await waitFor('ranks 0-3 stopped', 60000, async () => (await ranks.locator('.group[data-state="running"]').count()) === 0);
+  await showParallelStacks();
+  const picture = await panelWith('svg.sdm-stacks g.node.deadlocked', 'the Parallel Stacks picture with the deadlock');
+  const summary = await picture.locator('#summary').textContent();
+  if (!/deadlock: 0 -> 1 -> 0/.test(summary)) throw new Error(`the picture does not name the cycle: ${summary}`);
+  // The two groups outlined: [0,1] waiting for each other, [2,3] in the barrier; red arrows.
+  const boxes = await picture.locator('svg.sdm-stacks g.node.deadlocked').allTextContents();
+  if (!boxes.some((b) => b.includes('[0,1]')) || !boxes.some((b) => b.includes('[2,3]'))) {
+    throw new Error(`the deadlocked boxes are not [0,1] and [2,3]: ${JSON.stringify(boxes)}`);
+  }
+  if ((await picture.locator('svg.sdm-stacks path.waitedge').count()) < 1) throw new Error('no wait arrow');
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: join(out, 'parallel-stacks.png') });
+  await focusWorkbench();
+  await page.keyboard.press('Shift+F5'); // Debug: Stop
+  await waitFor('the deadlock session ending', 60000,
+    async () => (await callStack().locator('.monaco-list-row').count()) === 0);
+}, mpiSkip);
+
+// --- the sdm views: a Slurm job on the test bed's nodes, attached from the Jobs view -----------
+
+// What the checks of a job under srun need, or why they are skipped.
+function noSrunJob() {
+  if (!nodesSlurm) return 'no Slurm job is tried: the test bed\'s nodes are not up (SDM_NODES_SLURM_CONF; dev/test starts them)';
+  if (mpiSkip) return mpiSkip;
+  const r = spawnSync('sinfo', ['-h'], { env: marked, timeout: 30000, encoding: 'utf8' });
+  return r.status === 0 ? '' : `no Slurm job is tried: sinfo fails (${r.error?.message || r.stderr})`;
+}
+let srunSkip = '';
+const jobName = `sdm-browser-${markValue.slice(-8)}`;
+let jobId = '';
+let srunJob;
+// Ends the job whatever happens: scancel by its name (its ranks run under the nodes' slurmd).
+function cancelJob() {
+  spawnSync('scancel', ['--name', jobName], { env: marked, timeout: 30000 });
+  try { srunJob?.kill('SIGKILL'); } catch { /* already gone */ }
+}
+process.on('exit', cancelJob);
+const jobsView = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^jobs/i }) }).first();
+const jobRow = (text) => jobsView().locator('.monaco-list-row', { hasText: text });
+
+srunSkip = noSrunJob();
+if (srunSkip) log(srunSkip);
+await check('listsARunningSrunJobInTheJobsView', async () => {
+  // mpi_deadlock, built with the MPI job (buildsTheMpiJob). Two ranks on each of two nodes: 0 and 1 wait for each other, 2 and 3 in a barrier for them.
+  srunJob = spawn('srun', ['-N', '2', '--ntasks-per-node=2', `--job-name=${jobName}`, join(ws, 'mpi_deadlock')],
+    { env: marked, stdio: 'ignore', detached: true });
+  jobId = await waitFor('the srun job running', 60000, () => {
+    const q = spawnSync('squeue', ['-h', '-n', jobName, '-t', 'RUNNING', '-o', '%i'], { env: marked, encoding: 'utf8', timeout: 30000 });
+    return q.stdout?.trim();
+  });
+  await showContainer('SDM Fabric');
+  await jobRow(`step ${jobId}.0`).first().waitFor({ timeout: 60000 }).catch(async (e) => {
+    throw new Error(`the Jobs view does not show step ${jobId}.0: ${e.message.split('\n')[0]}; it shows:\n${await jobsView().innerText()}`);
+  });
+  await jobRow(`${jobId} ${jobName}`).first().waitFor({ timeout: 10000 });
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(500);
+  await page.locator('.part.sidebar').screenshot({ path: join(out, 'jobs.png') });
+}, srunSkip);
+
+// An inline action of a row of the Jobs view, by its label.
+async function jobAction(text, label) {
+  const row = jobRow(text).first();
+  await row.click();
+  await row.hover();
+  await row.locator(`.action-label[aria-label="${label}"]`).click({ timeout: 10000 });
+}
+
+await check('attachesFromTheJobsViewAndShowsItsStacksAsAPicture', async () => {
+  await jobAction(`step ${jobId}.0`, 'Attach');
+  // Every rank stopped where it waited: the Ranks view has all four stopped.
+  const ranks = await webviewWith('.group[data-state="stopped"]', 'the attached ranks in the Ranks view', 180000);
+  await waitFor('ranks 0-3 stopped in the Ranks view', 60000, async () =>
+    (await ranks.locator('.group[data-state="stopped"]').evaluateAll((gs) => gs.map((g) => g.dataset.ranks)))
+      .flatMap((set) => set.split(',')).flatMap((r) => (r.includes('-') ? [0, 1, 2, 3].map(String) : [r])).sort().join(',') === '0,1,2,3');
+  // Its stacks as a picture: the two groups, [0,1] in exchange and [2,3] in wait_for_all. (No
+  // deadlock is named: a job sdm did not launch keeps no records of its MPI waits.) The editors
+  // are closed first, the deadlock's picture with them, so that the page found is this one's.
+  await focusWorkbench();
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('W'); // View: Close All Editors
+  await page.locator('.tab', { hasText: 'Parallel Stacks' }).first().waitFor({ state: 'detached', timeout: 10000 });
+  await showParallelStacks();
+  await page.locator('.tab', { hasText: `Parallel Stacks: sdm: Slurm ${jobId}` }).first().waitFor({ timeout: 120000 });
+  const picture = await panelWith('svg.sdm-stacks g.node', 'the Parallel Stacks picture of the attached job');
+  const boxes = await picture.locator('svg.sdm-stacks g.node').allTextContents();
+  for (const [fn, ranks] of [['exchange', '[0,1]'], ['wait_for_all', '[2,3]']]) {
+    if (!boxes.some((b) => b.includes(fn) && b.includes(ranks))) {
+      throw new Error(`no box ${fn} ${ranks} in the picture: ${JSON.stringify(boxes)}`);
+    }
+  }
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: join(out, 'attached-stacks.png') });
+  // Detach: the job runs on.
+  await focusWorkbench();
+  await page.keyboard.press('Shift+F5'); // Debug: Disconnect, for an attached session
+  await waitFor('the attached session ending', 60000,
+    async () => (await callStack().locator('.monaco-list-row').count()) === 0);
+}, srunSkip);
+
+await check('samplesAndCancelsTheJobFromTheJobsView', async () => {
+  await showContainer('SDM Fabric');
+  await jobAction(`step ${jobId}.0`, 'Sample Stacks');
+  const picture = await panelWith('svg.sdm-stacks g.node.stuck', 'the sampled picture, its boxes marked stuck');
+  if ((await picture.locator('svg.sdm-stacks g.node.progressing').count()) > 0) {
+    throw new Error('a box of the deadlocked job is marked progressing');
+  }
+  await showContainer('SDM Fabric');
+  await jobAction(`${jobId} ${jobName}`, 'Cancel Job');
+  await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Cancel the job' }).click({ timeout: 10000 });
+  await waitFor('the job gone from squeue', 60000, () => {
+    const q = spawnSync('squeue', ['-h', '-n', jobName, '-t', 'PENDING,RUNNING', '-o', '%i'], { env: marked, encoding: 'utf8', timeout: 30000 });
+    return q.status === 0 && q.stdout.trim() === '';
+  });
+}, srunSkip);
 
 // --- the end: every process of this run ended, the report written ----------------------------
 clearTimeout(deadline);

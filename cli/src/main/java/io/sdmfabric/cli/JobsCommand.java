@@ -15,7 +15,8 @@ import picocli.CommandLine.Mixin;
 /**
  * {@code sdm jobs}: your Slurm jobs with their steps, and your jobs of mpirun, mpiexec and prterun
  * on this host with their ranks; beside each, the {@code sdm attach} and {@code sdm stacks} lines
- * that attach to it or sample its stacks. Without Slurm on this host, only the launchers' jobs.
+ * that attach to it or sample its stacks. Without Slurm on this host, or when it does not answer,
+ * the launchers' jobs, and why there are no Slurm jobs.
  */
 @Command(
     name = "jobs",
@@ -45,7 +46,8 @@ final class JobsCommand implements Callable<Integer> {
     String problem = "";
     try {
       jobs = new Slurm(command).jobs(user);
-    } catch (SlurmCommand.NotInstalled e) {
+    } catch (IOException e) {
+      // Not installed, or not answering: said in Slurm's part; the launchers' jobs are still here.
       problem = e.getMessage();
     }
     List<LauncherJob> local = LocalLaunchers.find();

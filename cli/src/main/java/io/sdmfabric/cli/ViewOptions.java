@@ -6,6 +6,7 @@ import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.cluster.SlurmCommand;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Option;
@@ -28,7 +29,11 @@ final class ViewOptions {
   /** The seconds between polls of {@code --watch} given alone. */
   static final int DEFAULT_WATCH = 2;
 
-  @Option(names = "--json", description = "print one JSON document (with --watch, one a line)")
+  @Option(
+      names = "--json",
+      description =
+          "print one JSON document (with --watch, one a line; {\"error\": WHY} while the view"
+              + " cannot be taken)")
   boolean json;
 
   @Option(
@@ -94,11 +99,18 @@ final class ViewOptions {
           last = view.changes();
         }
       } catch (IOException e) {
-        // Said once while it lasts; the next poll may succeed.
-        String why = TerminalText.escape(String.valueOf(e.getMessage()));
+        // Said once while it lasts; the next poll may succeed, and is printed then. With --json,
+        // as a document of its own, {"error": WHY}, so that a tool that reads the lines sees it.
+        String why = String.valueOf(e.getMessage());
         if (!why.equals(lastError)) {
-          err.println(command + ": " + why);
+          if (json) {
+            out.println(toJson(Map.of("error", why)));
+            out.flush();
+          } else {
+            err.println(command + ": " + TerminalText.escape(why));
+          }
           lastError = why;
+          last = null;
         }
       }
       TimeUnit.SECONDS.sleep(watch);
