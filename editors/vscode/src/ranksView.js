@@ -157,4 +157,4 @@ window.addEventListener('message', (e) => {
 </script></body></html>`;
 }
 
-module.exports = { RanksView };
+module.exports = { RanksView, page };
