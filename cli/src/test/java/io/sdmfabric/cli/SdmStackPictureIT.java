@@ -5,14 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
@@ -21,7 +18,8 @@ import org.w3c.dom.NodeList;
  * {@code sdm stacks --format svg|html} of a real MPI deadlock under mpirun (examples/mpi_deadlock:
  * ranks 0 and 1 each receive from the other, 2 and 3 wait in a barrier): the picture has the
  * program's frames with their ranks, and the frames where the deadlocked ranks wait are outlined,
- * with the arrows of who waits for whom.
+ * with the arrows of who waits for whom. (The page, {@code --format html}, is drawn end to end by
+ * the VS Code browser test: Sample Stacks of a running job, and Parallel Stacks of a session.)
  */
 @Tag("gdb")
 @Tag("mpi")
@@ -79,20 +77,5 @@ class SdmStackPictureIT extends WithMpi {
     }
     // 0 and 1 wait for each other in one frame (a loop), 2 and 3 for them (an arrow).
     assertEquals(2, waits, r.out());
-  }
-
-  @Test
-  void theHtmlGoesIntoTheFileOfDashOAndLoadsNothing(@TempDir Path dir) throws Exception {
-    Path page = dir.resolve("deadlock.html");
-    Sdm.Result r =
-        Sdm.mpiStacks("mpirun", "mpi_deadlock", "--format", "html", "-o", page.toString());
-    assertEquals("", r.out().strip(), r.toString());
-    assertTrue(r.err().contains("sdm: wrote " + page), r.err());
-    String html = Files.readString(page, StandardCharsets.UTF_8);
-    assertTrue(
-        html.contains("content=\"default-src 'none'; script-src 'nonce-"), html.substring(0, 300));
-    assertTrue(html.contains("deadlock: 0 -&gt; 1 -&gt; 0"), html.substring(0, 600));
-    assertTrue(html.contains("mpi_deadlock.c:8"));
-    assertTrue(!html.contains(" src=") && !html.contains("href="));
   }
 }
