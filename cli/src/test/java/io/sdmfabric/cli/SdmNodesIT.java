@@ -208,7 +208,7 @@ class SdmNodesIT extends OnTheTestNodes {
             .matches(
                 "(?s).*\n7 +stopped +node4 +\\d+ +\\d+ +SIGSEGV in send_halo at mpi_crash.c:13\n.*"),
         r.toString());
-    assertTrue(r.out().matches("(?s).*\n0 +running +node1 +\\d+ .*"), r.toString());
+    assertTrue(r.out().matches("(?s).*\n0 +running +node1 +\\d+\n.*"), r.toString());
   }
 
   @Test
