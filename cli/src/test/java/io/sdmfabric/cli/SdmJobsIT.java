@@ -3,6 +3,7 @@ package io.sdmfabric.cli;
 import static io.sdmfabric.cli.Sdm.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sdmfabric.model.HostList;
 import java.nio.charset.StandardCharsets;
@@ -13,26 +14,40 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code sdm jobs} and {@code sdm nodes} against the test bed's Slurm (partition {@code nodes} of
- * node[1-4]), with a job of the test's running an MPI step on two nodes of their own, one waiting
- * for its begin time, one completed; and a job of mpirun on this host. The lines they print to
- * attach and sample stacks work as printed. Every job the test made is cancelled, also on failure.
+ * node[1-4]), with a job of the test's running an MPI step on node1 and node2, one waiting for its
+ * begin time, one completed; and a job of mpirun on this host. The lines they print to attach and
+ * sample stacks work as printed. Every job the test made is cancelled, also on failure.
  */
 @Tag("gdb")
 @Tag("mpi")
 @Tag("slurm")
 @Tag("namespaces")
-class SdmJobsIT extends OnTheTestNodes {
+class SdmJobsIT {
   private final String name = "sdm-jobs-it-" + ProcessHandle.current().pid();
   private final Path stop = Sdm.stopFile();
   private final List<String> slurmJobs = new ArrayList<>();
   private final List<Process> processes = new ArrayList<>();
 
   public SdmJobsIT() throws Exception {}
+
+  /**
+   * The test bed's Slurm, without the nodes to itself: its jobs run beside the other classes' on
+   * node1 and node2, which no test takes down (SdmNodesIT cuts node3 off), so that this class does
+   * not wait for the node classes to end.
+   */
+  @BeforeAll
+  static void theTestBedsSlurm() {
+    Sdm.assumeGdbAndMpi();
+    assumeTrue(
+        System.getenv(OnTheTestNodes.NODES) != null,
+        "no test nodes: dev/test starts four with dev/lib/nodes.sh (needs root and iproute2)");
+  }
 
   private static Map<String, String> slurm() {
     return Map.of("SLURM_CONF", System.getenv("SDM_NODES_SLURM_CONF"));
@@ -93,6 +108,7 @@ class SdmJobsIT extends OnTheTestNodes {
       p.destroyForcibly();
       p.waitFor(30, TimeUnit.SECONDS);
     }
+    Sdm.assertNothingLeftBehind();
   }
 
   @Test
@@ -100,7 +116,18 @@ class SdmJobsIT extends OnTheTestNodes {
     String program = Sdm.mpiExample("mpi_iterate").toString();
     List<String> run =
         new ArrayList<>(
-            List.of("srun", "-N", "2", "-n", "4", "--mpi=pmix", "-J", name + "-run", program));
+            List.of(
+                "srun",
+                "-w",
+                "node1,node2",
+                "-N",
+                "2",
+                "-n",
+                "4",
+                "--mpi=pmix",
+                "-J",
+                name + "-run",
+                program));
     run.addAll(Sdm.iterateUntil(stop));
     ProcessLines running = new ProcessLines(start(run.toArray(String[]::new)));
     running.await("iterating", Duration.ofSeconds(60), "the srun job did not start");
@@ -118,7 +145,7 @@ class SdmJobsIT extends OnTheTestNodes {
             "--wrap",
             "true");
     slurmJobs.add(laterId);
-    Process done = start("srun", "-N", "1", "-n", "1", "-J", name + "-done", "true");
+    Process done = start("srun", "-w", "node1", "-N", "1", "-n", "1", "-J", name + "-done", "true");
     assertTrue(done.waitFor(60, TimeUnit.SECONDS), "srun true did not end");
     String doneId = awaitJob(name + "-done", "COMPLETED");
     String doneNode = slurmCommand("squeue", "-h", "-t", "all", "-j", doneId, "-o", "%N");
