@@ -1,7 +1,7 @@
 // The Cluster view (Eclipse PTP's machines view): Slurm's partitions as queues, and in each its
 // nodes by state, as `sdm nodes --json --watch` reports them while the view is visible.
 const vscode = require('vscode');
-const sdm = require('./sdm');
+const { WatchedTree, node } = require('./watchedTree');
 
 const WATCH_SECONDS = 10;
 
@@ -15,66 +15,27 @@ const STATE_ICONS = {
   down: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
 };
 
-function node(label, description, icon, children = []) {
-  const item = new vscode.TreeItem(label,
-    children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-  item.description = description;
-  item.iconPath = icon;
-  item.tooltip = `${label}${description ? ` — ${description}` : ''}`;
-  return { item, children };
+/** The roots of a document of `sdm nodes --json`: each partition, its states, their nodes. */
+function partitions(doc) {
+  const nodes = doc.nodes || [];
+  const roots = (doc.partitions || []).map((p) => {
+    const states = Object.entries(p.byState || {}).map(([state, hosts]) => {
+      const members = nodes.filter((n) => n.state === state && (n.partitions || []).includes(p.name));
+      const children = members.map((n) => node(n.name,
+        [n.slurmState.toLowerCase(), n.cpus ? `${n.allocatedCpus}/${n.cpus} CPUs` : '', n.reason].filter(Boolean).join(' · '),
+        { icon: STATE_ICONS[state] }));
+      return node(`${state} ${hosts}`, `${members.length} node${members.length === 1 ? '' : 's'}`,
+        { icon: STATE_ICONS[state], children });
+    });
+    return node(p.name + (p.default ? ' (default)' : ''), `${p.state.toLowerCase()} · ${p.nodes}`,
+      { icon: new vscode.ThemeIcon('server-environment'), children: states });
+  });
+  return roots.length > 0 ? roots : [node('No partitions', '', { icon: new vscode.ThemeIcon('info') })];
 }
 
-class ClusterTree {
+class ClusterTree extends WatchedTree {
   constructor(context) {
-    this.context = context;
-    this.roots = [node('Reading the cluster...', '', undefined)];
-    this.changed = new vscode.EventEmitter();
-    this.onDidChangeTreeData = this.changed.event;
-  }
-
-  getTreeItem(element) {
-    return element.item;
-  }
-
-  getChildren(element) {
-    return element ? element.children : this.roots;
-  }
-
-  visible(shown) {
-    this.watcher?.dispose();
-    this.watcher = shown
-      ? sdm.watch(this.context, ['nodes'], WATCH_SECONDS, (doc) => this.show(doc), (line) => this.failed(line))
-      : undefined;
-  }
-
-  show(doc) {
-    if (doc.error) {
-      this.failed(doc.error);
-      return;
-    }
-    const nodes = doc.nodes || [];
-    this.roots = (doc.partitions || []).map((p) => {
-      const states = Object.entries(p.byState || {}).map(([state, hosts]) => {
-        const members = nodes.filter((n) => n.state === state && (n.partitions || []).includes(p.name));
-        const children = members.map((n) => node(n.name,
-          [n.slurmState.toLowerCase(), n.cpus ? `${n.allocatedCpus}/${n.cpus} CPUs` : '', n.reason].filter(Boolean).join(' · '),
-          STATE_ICONS[state]));
-        return node(`${state} ${hosts}`, `${members.length} node${members.length === 1 ? '' : 's'}`, STATE_ICONS[state], children);
-      });
-      return node(p.name + (p.default ? ' (default)' : ''), `${p.state.toLowerCase()} · ${p.nodes}`,
-        new vscode.ThemeIcon('server-environment'), states);
-    });
-    if (this.roots.length === 0) this.roots = [node('No partitions', '', new vscode.ThemeIcon('info'))];
-    this.changed.fire();
-  }
-
-  failed(line) {
-    this.roots = [node(line, '', new vscode.ThemeIcon('error'))];
-    this.changed.fire();
-  }
-
-  dispose() {
-    this.watcher?.dispose();
+    super(context, ['nodes'], WATCH_SECONDS, 'Reading the cluster...', partitions);
   }
 }
 

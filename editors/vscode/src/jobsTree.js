@@ -2,7 +2,7 @@
 // host, as `sdm jobs --json --watch` reports them while the view is visible. A step or a launcher
 // job that can be attached to carries the actions attach, sample stacks and cancel.
 const vscode = require('vscode');
-const sdm = require('./sdm');
+const { WatchedTree, node } = require('./watchedTree');
 
 const WATCH_SECONDS = 5;
 
@@ -13,16 +13,6 @@ const PHASE_ICONS = {
   completing: new vscode.ThemeIcon('loading~spin'),
   ended: new vscode.ThemeIcon('pass'),
 };
-
-function node(label, description, { icon, context, tooltip, children = [], data } = {}) {
-  const item = new vscode.TreeItem(label,
-    children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-  item.description = description;
-  if (icon) item.iconPath = icon;
-  if (context) item.contextValue = context;
-  item.tooltip = tooltip || `${label}${description ? ` — ${description}` : ''}`;
-  return { item, children, data };
-}
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -63,55 +53,22 @@ function launcherJob(job) {
   });
 }
 
-class JobsTree {
+/** The roots of a document of `sdm jobs --json`. */
+function jobs(doc) {
+  const roots = [];
+  if (doc.slurm?.error) {
+    roots.push(node('Slurm', doc.slurm.error, { icon: new vscode.ThemeIcon('warning') }));
+  } else {
+    roots.push(...(doc.slurm?.jobs || []).map(slurmJob));
+  }
+  roots.push(...(doc.local || []).map(launcherJob));
+  return roots.length > 0 ? roots
+    : [node(`No jobs of ${doc.user}`, 'on Slurm or under mpirun here', { icon: new vscode.ThemeIcon('info') })];
+}
+
+class JobsTree extends WatchedTree {
   constructor(context) {
-    this.context = context;
-    this.roots = [node('Reading your jobs...', '')];
-    this.changed = new vscode.EventEmitter();
-    this.onDidChangeTreeData = this.changed.event;
-    this.watcher = undefined;
-  }
-
-  getTreeItem(element) {
-    return element.item;
-  }
-
-  getChildren(element) {
-    return element ? element.children : this.roots;
-  }
-
-  /** Watches the jobs while the view is visible. */
-  visible(shown) {
-    this.watcher?.dispose();
-    this.watcher = shown
-      ? sdm.watch(this.context, ['jobs'], WATCH_SECONDS, (doc) => this.show(doc), (line) => this.failed(line))
-      : undefined;
-  }
-
-  show(doc) {
-    if (doc.error) {
-      this.failed(doc.error);
-      return;
-    }
-    const roots = [];
-    if (doc.slurm?.error) {
-      roots.push(node('Slurm', doc.slurm.error, { icon: new vscode.ThemeIcon('warning') }));
-    } else {
-      roots.push(...(doc.slurm?.jobs || []).map(slurmJob));
-    }
-    roots.push(...(doc.local || []).map(launcherJob));
-    this.roots = roots.length > 0 ? roots
-      : [node(`No jobs of ${doc.user}`, 'on Slurm or under mpirun here', { icon: new vscode.ThemeIcon('info') })];
-    this.changed.fire();
-  }
-
-  failed(line) {
-    this.roots = [node(line, '', { icon: new vscode.ThemeIcon('error') })];
-    this.changed.fire();
-  }
-
-  dispose() {
-    this.watcher?.dispose();
+    super(context, ['jobs'], WATCH_SECONDS, 'Reading your jobs...', jobs);
   }
 }
 
