@@ -44,17 +44,38 @@ class SdmDebugIT {
   void stacksShowEveryThreadWithTheOneThatSpinsOnOneRank() throws Exception {
     // Every main thread waits in pthread_join: only the workers show rank 1's spinning one.
     String program = Sdm.example("threads", true).toString();
-    Sdm.Result r = Sdm.run("", "stacks", "-n", "3", "--after", "2s", program);
+    Sdm.Result r =
+        threadsStarted(after -> Sdm.run("", "stacks", "-n", "3", "--after", after, program));
     assertEquals(0, r.exitCode(), r.toString());
     contains(r, "main at threads.c:30  [0-2] 3 threads");
     contains(r, "worker_a at threads.c:13  [0-2] 8 threads");
     contains(r, "worker_b at threads.c:18  [1] 1 thread");
     Sdm.Result json =
-        Sdm.run("", "stacks", "-n", "3", "--after", "2s", "--format", "json", program);
+        threadsStarted(
+            after ->
+                Sdm.run("", "stacks", "-n", "3", "--after", after, "--format", "json", program));
     contains(json, "\"func\":\"worker_b\",\"file\":\"threads.c\",\"line\":18,\"ranks\":\"1\"");
     contains(json, "\"threads\":8");
-    Sdm.Result dot = Sdm.run("", "stacks", "-n", "3", "--after", "2s", "--format", "dot", program);
+    Sdm.Result dot =
+        threadsStarted(
+            after ->
+                Sdm.run("", "stacks", "-n", "3", "--after", after, "--format", "dot", program));
     contains(dot, "worker_b at threads.c:18\\n[1] (1, 1 thread)");
+  }
+
+  /**
+   * {@code stacks} of examples/threads run with {@code --after 2s}, and once more with 10 s when a
+   * rank was still starting its threads (in {@code pthread_create}): gdb stops at every thread's
+   * start, and under the full suite's load a rank was still there after 2 s. Such a sample is
+   * right, but not of the threads the test is about.
+   */
+  private static Sdm.Result threadsStarted(Sdm.StacksAfter stacks) throws Exception {
+    Sdm.Result r = stacks.run("2s");
+    if (r.out().contains("pthread_create")) {
+      System.err.println("[tests] a rank was still starting its threads after 2 s; again, 10 s");
+      r = stacks.run("10s");
+    }
+    return r;
   }
 
   @Test
