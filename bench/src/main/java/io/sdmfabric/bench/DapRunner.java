@@ -40,7 +40,9 @@ import org.eclipse.lsp4j.debug.services.IDebugProtocolServer;
  * bench/src/main/c/dap_loop.c}, embedded (no launcher), every rank stopped at one breakpoint in the
  * loop. A round is one session: started, stopped at the breakpoint, then R reps of the four
  * commands, then ended; DAP and console rounds alternate ({@code --rounds R} of each) so that both
- * sides meet the same machine. The pairs, each timed from writing the request to its answer:
+ * sides meet the same machine. {@code --jar PATH} runs another build of sdm (default {@code
+ * cli/target/sdm.jar}), to compare two builds run after run. The pairs, each timed from writing the
+ * request to its answer:
  *
  * <ul>
  *   <li>stack: {@code threads} and {@code stackTrace} of the one thread (every rank is one group),
@@ -132,17 +134,18 @@ public final class DapRunner {
   public static void main(String[] args) throws Exception {
     int rounds = 2;
     String print = "sum";
+    Path top = Path.of("").toAbsolutePath();
+    Path jar = top.resolve("cli/target/sdm.jar");
     List<String> rest = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--print" -> print = args[++i];
+        case "--jar" -> jar = Path.of(args[++i]).toAbsolutePath();
         default -> rest.add(args[i]);
       }
     }
     RunnerOptions options = RunnerOptions.parse(rest.toArray(String[]::new), List.of(32), 30);
-    Path top = Path.of("").toAbsolutePath();
-    Path jar = top.resolve("cli/target/sdm.jar");
     Path dir = Files.createTempDirectory("sdm-dap-bench");
     Path program = dir.resolve("dap_loop");
     // Compiled from the checkout's top, as the other runners do: frames name bench/src/main/c/...

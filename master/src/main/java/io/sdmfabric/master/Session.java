@@ -10,6 +10,7 @@ import io.sdmfabric.server.RankBlocks;
 import io.sdmfabric.server.ReplyGroup;
 import io.sdmfabric.server.ServerNode;
 import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.SessionSecret;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -257,7 +258,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
     ActorRef<SessionEvent> replyTo = submit.replyTo();
     submit.replyTo().tell(new SessionEvent.Accepted(id, dest, submit.body()));
     tracker.open(id, dest, replyTo::tell);
-    if (resumes(submit.body()) && !stopQuiet.isZero()) {
+    if (Commands.resumes(submit.body()) && !stopQuiet.isZero()) {
       gatherings.forEach(g -> g.forget(dest));
       gatherings.add(new StopGathering(dest.minus(lost)));
       tellDueStops(System.nanoTime());
@@ -341,11 +342,6 @@ public final class Session extends AbstractBehavior<Session.Command> {
       publish(new SessionEvent.RanksLost(ranksLost.ranks(), lostBody));
     }
     return this;
-  }
-
-  /** Whether a command sets ranks running, so that their stops are gathered. */
-  private static boolean resumes(CommandBody body) {
-    return body.hasRun() || body.hasGo() || body.hasStep();
   }
 
   private Behavior<Command> onGatherTick(GatherTick tick) {

@@ -3,6 +3,7 @@ package io.sdmfabric.server;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -51,7 +52,10 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * <p>Unsolicited events (stops, exits, output) are merged the same way within a window ({@link
  * FabricConfig#eventWindow()}) that counts from when the first of them was reported, plus a tenth
  * of it per tree level for siblings' batches to meet: the latency is about one window, where the C
- * SDM waited a whole window at every level.
+ * SDM waited a whole window at every level. Stops that a user waits for wait for no window: a node
+ * knows which ranks of its subtree a run, continue or step set running ({@link AwaitedStops}), and
+ * sends what it holds up as soon as the last of them has stopped, so a {@code next} on a group
+ * returns when its slowest rank has stopped.
  */
 public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
 
@@ -307,6 +311,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   private long newestCommand = Long.MIN_VALUE;
 
   private EventWindow events; // null until the first event
+  private final AwaitedStops awaited = new AwaitedStops();
   private Cancellable eventsTimer;
   private boolean eventsFlushQueued;
 
@@ -492,6 +497,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     }
     parent = rewire.parent();
     children = rewire.children().toArray(NO_CHILDREN);
+    noLongerAwaited(rewire.lost());
   }
 
   private void onChildLost(ChildLost lostChild) {
@@ -509,11 +515,13 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
         .warn("ranks {} lost: {}", ranks, reason.isEmpty() ? "their server stopped" : reason);
     pending.answerOwed(ranks, CanonicalBytes.of(EventBodies.rankLost(reason)));
     send(parent, new RanksLost(parent, ranks, reason));
+    noLongerAwaited(ranks);
   }
 
   private void onRanksLost(RanksLost lostBelow) {
     if (addressedHere(lostBelow.to(), "lost ranks")) {
       send(parent, lostBelow.forwardedTo(parent));
+      noLongerAwaited(lostBelow.ranks());
     }
   }
 
@@ -547,6 +555,9 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
         send(child.ref(), command);
         expected += n;
       }
+    }
+    if (Commands.resumes(command.body())) {
+      awaited.resumed(command.id(), subtreeOf(command.dest()).minus(lost));
     }
     ReplyMerger ready = new ReplyMerger(config.hasher());
     if (!lost.isEmpty() && command.dest().intersects(lost)) {
@@ -606,6 +617,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     }
     if (!pending.mergeFromChild(replies.id(), replies.groups())) {
       // A straggler after a partial flush: it follows on its own.
+      awaited.replied(replies.id(), replies.groups());
       send(parent, replies.forwardedTo(parent));
     }
   }
@@ -615,7 +627,20 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
   }
 
   private void sendReplies(long id, List<ReplyGroup> groups) {
+    awaited.replied(id, groups);
     send(parent, new Replies(parent, id, groups));
+  }
+
+  /** Those of {@code ranks} this node's subtree serves: its own and its children's. */
+  private RankSet subtreeOf(RankSet ranks) {
+    RankSet.Builder mine = RankSet.builder();
+    if (!own.isEmpty()) {
+      mine.addAll(ranks.intersect(own));
+    }
+    for (ChildLink child : children) {
+      mine.addAll(ranks.intersect(child.ranks()));
+    }
+    return mine.build();
   }
 
   // Unsolicited events: the node's own (from its backend) and its children's, held in a window.
@@ -638,15 +663,27 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
       events = new EventWindow(config);
     }
     long wait = events.add(groups, heldMs, node == 0, height(), System.nanoTime());
-    if (wait <= 0) {
-      // Due already: flush after the messages already in the mailbox, which may merge.
-      if (!eventsFlushQueued) {
-        eventsFlushQueued = true;
-        context.getSelf().tell(FlushEvents.INSTANCE);
-      }
+    if (wait <= 0 || awaited.reported(groups)) {
+      // Due already, or the last rank a run or step awaited has stopped: flush after the messages
+      // already in the mailbox, which may merge.
+      flushEventsSoon();
     } else if (eventsTimer == null) {
       eventsTimer =
           context.scheduleOnce(Duration.ofNanos(wait), context.getSelf(), FlushEvents.INSTANCE);
+    }
+  }
+
+  private void flushEventsSoon() {
+    if (!eventsFlushQueued) {
+      eventsFlushQueued = true;
+      context.getSelf().tell(FlushEvents.INSTANCE);
+    }
+  }
+
+  /** {@code ranks} are lost: if they were the last awaited, what is held goes up now. */
+  private void noLongerAwaited(RankSet ranks) {
+    if (awaited.lost(ranks) && events != null && !events.isEmpty()) {
+      flushEventsSoon();
     }
   }
 

@@ -3,7 +3,11 @@ package io.sdmfabric.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sdmfabric.model.DebugEvent;
+import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StepKind;
+import io.sdmfabric.model.StopReason;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.EventBodies;
@@ -511,5 +515,88 @@ class ServerNodeTest {
     // Reported together, they meet on the way up: one message at the master, but allow for a
     // pause of the machine splitting them.
     assertTrue(messages <= 3, "64 identical events came as " + messages + " messages");
+  }
+
+  // A step's stops go up as soon as the last rank it set running has stopped: the window here is
+  // an hour, so only that rule can bring them within the test's wait.
+
+  private static final FabricConfig HOUR_WINDOW =
+      FabricConfig.defaults().withEventWindow(Duration.ofHours(1));
+  private static final EventBody STEPPED =
+      EventBodies.event(
+          new DebugEvent.Stopped(StopReason.END_STEPPING_RANGE, "", Frame.UNKNOWN, 1, 0));
+
+  /** The ranks of the events that come up until they cover {@code ranks}. */
+  private static void expectStops(Tree t, RankSet ranks) {
+    RankSet seen = RankSet.empty();
+    while (!seen.equals(ranks)) {
+      ServerNode.Events e = t.parent().expectMessageClass(ServerNode.Events.class, WAIT);
+      for (ReplyGroup g : e.groups()) {
+        if (CanonicalBytes.kindOf(g.body()) == EventBody.KindCase.SUSPENDED) {
+          seen = seen.union(g.ranks());
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 16})
+  void theStopsOfRanksAStepSetRunningGoUpWhenTheLastHasStoppedNotAtTheWindow(int perNode) {
+    int ranks = 64;
+    Tree t = tree(ranks, perNode, HOUR_WINDOW, (r, c) -> EventBodies.running(), Map.of());
+    t.root().tell(new ServerNode.Execute(1, RankSet.all(ranks), 0, Commands.step(StepKind.OVER)));
+    await(t, 1, RankSet.all(ranks));
+    t.backends().values().forEach(b -> b.report(STEPPED));
+    expectStops(t, RankSet.all(ranks));
+  }
+
+  @Test
+  void stopsWaitForTheWindowWhileARankTheStepAddressedStillRuns() {
+    Tree t = tree(8, 1, HOUR_WINDOW, (r, c) -> EventBodies.running(), Map.of());
+    t.root().tell(new ServerNode.Execute(1, RankSet.range(0, 4), 0, Commands.go()));
+    await(t, 1, RankSet.range(0, 4));
+    for (int rank = 0; rank < 3; rank++) {
+      t.backends().get(rank).report(STEPPED);
+    }
+    t.parent().expectNoMessage(Duration.ofMillis(300));
+    t.backends().get(3).report(STEPPED);
+    expectStops(t, RankSet.range(0, 4));
+    // A stop that no command asked for (rank 6 was not resumed) waits for its window.
+    t.backends().get(6).report(STEPPED);
+    t.parent().expectNoMessage(Duration.ofMillis(300));
+  }
+
+  @Test
+  void aRankThatAnswersTheStepWithAnErrorIsNotAwaited() {
+    Tree t =
+        tree(
+            8,
+            2,
+            HOUR_WINDOW,
+            (r, c) ->
+                r == 5 ? EventBodies.error("The program is not being run.") : EventBodies.running(),
+            Map.of());
+    t.root().tell(new ServerNode.Execute(1, RankSet.all(8), 0, Commands.step(StepKind.INTO)));
+    await(t, 1, RankSet.all(8));
+    for (int rank = 0; rank < 8; rank++) {
+      if (rank != 5) {
+        t.backends().get(rank).report(STEPPED);
+      }
+    }
+    expectStops(t, RankSet.all(8).minus(RankSet.of(5)));
+  }
+
+  @Test
+  void ranksLostMidStepAreNotAwaited() {
+    Tree t = tree(4, 1, HOUR_WINDOW, (r, c) -> EventBodies.running(), Map.of());
+    t.root().tell(new ServerNode.Execute(1, RankSet.all(4), 0, Commands.step(StepKind.RETURN)));
+    await(t, 1, RankSet.all(4));
+    for (int rank = 0; rank < 3; rank++) {
+      t.backends().get(rank).report(STEPPED);
+    }
+    stopChild(t, "n4"); // rank 3's node (node 0 is the root)
+    assertEquals(
+        RankSet.of(3), t.parent().expectMessageClass(ServerNode.RanksLost.class, WAIT).ranks());
+    expectStops(t, RankSet.of(0, 1, 2));
   }
 }

@@ -4,6 +4,7 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageLite;
+import com.google.protobuf.WireFormat;
 import io.sdmfabric.wire.proto.EventBody;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,6 +46,22 @@ public final class CanonicalBytes {
     }
     stream.checkNoSpaceLeft();
     return out;
+  }
+
+  /**
+   * The kind of the reply body written by {@link #of}, read from its first tag alone, without
+   * parsing the rest: what a server node needs to know of each event it passes on. {@code
+   * KIND_NOT_SET} for an empty body or one that does not start with a kind's field.
+   */
+  public static EventBody.KindCase kindOf(byte[] body) {
+    Objects.requireNonNull(body, "body");
+    try {
+      int tag = CodedInputStream.newInstance(body).readTag();
+      EventBody.KindCase kind = EventBody.KindCase.forNumber(WireFormat.getTagFieldNumber(tag));
+      return kind == null ? EventBody.KindCase.KIND_NOT_SET : kind;
+    } catch (IOException e) {
+      return EventBody.KindCase.KIND_NOT_SET;
+    }
   }
 
   /**

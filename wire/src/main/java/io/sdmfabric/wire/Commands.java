@@ -36,6 +36,14 @@ public final class Commands {
 
   private Commands() {}
 
+  /**
+   * Whether {@code body} sets the ranks it addresses running until they stop again (run, continue,
+   * and every step: into, over, return), so that their stops are awaited.
+   */
+  public static boolean resumes(CommandBody body) {
+    return body.hasRun() || body.hasGo() || body.hasStep();
+  }
+
   /** Loads {@code launch}'s program (a rank started or attached by others answers what it runs). */
   public static CommandBody startSession(LaunchSpec launch) {
     return CommandBody.newBuilder()

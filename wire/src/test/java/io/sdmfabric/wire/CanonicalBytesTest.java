@@ -160,4 +160,26 @@ class CanonicalBytesTest {
         FramesEvent.getDefaultInstance().getSerializedSize(),
         CanonicalBytes.of(FramesEvent.getDefaultInstance()).length);
   }
+
+  @Test
+  void aBodysKindIsReadFromItsFirstTagAloneForOneAndTwoByteTags() {
+    assertEquals(
+        EventBody.KindCase.SUSPENDED,
+        CanonicalBytes.kindOf(
+            CanonicalBytes.of(
+                EventBodies.event(
+                    new io.sdmfabric.model.DebugEvent.Stopped(
+                        io.sdmfabric.model.StopReason.BREAKPOINT_HIT,
+                        "",
+                        io.sdmfabric.model.Frame.UNKNOWN,
+                        1,
+                        1)))));
+    assertEquals(
+        EventBody.KindCase.ERROR, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.error("x"))));
+    assertEquals(
+        EventBody.KindCase.LOST, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.rankLost())));
+    assertEquals(EventBody.KindCase.OK, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.ok())));
+    assertEquals(EventBody.KindCase.KIND_NOT_SET, CanonicalBytes.kindOf(new byte[0]));
+    assertEquals(EventBody.KindCase.KIND_NOT_SET, CanonicalBytes.kindOf(new byte[] {(byte) 0xff}));
+  }
 }
