@@ -147,6 +147,7 @@ public abstract sealed class DistributedSession extends MasterSession
   final DistributedMaster startMaster(DistributedMaster.Spec spec) throws IOException {
     DistributedMaster m = DistributedMaster.start(spec);
     master = m;
+    m.client().reportJoining(StartListener.current());
     return m;
   }
 
