@@ -10,10 +10,11 @@ import java.util.function.LongSupplier;
  * The progress of a session's start as one line of a terminal, rewritten in place ({@code \r}, the
  * text, then "erase to the end of the line"), e.g. {@code starting 1024 ranks: 812 with a gdb,
  * waiting for 212 (6 s)}. A start shorter than {@link #QUIET} shows nothing; after that the line is
- * drawn at most once per {@link #INTERVAL}, with the latest progress and the time since the start.
- * {@link #erase} takes it away, leaving the cursor at the start of an empty line, so that it stays
- * neither in the scrollback nor in front of what is printed next: whoever prints on the same
- * terminal erases it first. {@link StartProgress.Ready} erases it for good.
+ * drawn at most once per {@link #INTERVAL}, with the latest progress and the time since the start
+ * in seconds, and only when what it says has changed. {@link #erase} takes it away, leaving the
+ * cursor at the start of an empty line, so that it stays neither in the scrollback nor in front of
+ * what is printed next: whoever prints on the same terminal erases it first. {@link
+ * StartProgress.Ready} erases it for good.
  *
  * <p>It never reads the clock on its own: {@link #refresh} is called often (by a ticker) and
  * whenever progress comes, with the time from {@code nanoTime}. Thread-safe.
@@ -40,6 +41,7 @@ public final class ProgressLine {
   private boolean shown;
   private boolean ended;
   private long drawnNanos;
+  private String drawnText = "";
 
   /** A line on {@code terminal} for a start that begins now, as {@code nanoTime} tells time. */
   public ProgressLine(PrintStream terminal, LongSupplier nanoTime) {
@@ -85,10 +87,14 @@ public final class ProgressLine {
     if (text.length() > MAX_WIDTH) {
       text = text.substring(0, MAX_WIDTH - 3) + "...";
     }
+    if (shown && text.equals(drawnText)) {
+      return;
+    }
     terminal.print("\r" + text + "\033[K");
     terminal.flush();
     shown = true;
     drawnNanos = now;
+    drawnText = text;
   }
 
   /**
@@ -112,7 +118,9 @@ public final class ProgressLine {
   /** What the line says of {@code progress}, {@code elapsed} after the start. */
   static String text(StartProgress progress, Duration elapsed) {
     String what;
-    if (progress instanceof StartProgress.GdbsStarting g) {
+    if (progress instanceof StartProgress.GdbsStarting g && g.ready() == g.ranks()) {
+      what = "starting " + g.ranks() + " ranks: all have a gdb, starting the tree";
+    } else if (progress instanceof StartProgress.GdbsStarting g) {
       what =
           "starting "
               + g.ranks()

@@ -98,6 +98,21 @@ class ProgressLineTest {
   }
 
   @Test
+  void itIsDrawnAgainOnlyWhenWhatItSaysHasChanged() {
+    line.update(new StartProgress.GdbsStarting(64, 64));
+    clock.advance(Duration.ofMillis(1100));
+    line.refresh();
+    clock.advance(Duration.ofMillis(300));
+    line.refresh();
+    clock.advance(Duration.ofMillis(700));
+    line.refresh();
+    assertEquals(
+        drawn("starting 64 ranks: all have a gdb, starting the tree (1 s)")
+            + drawn("starting 64 ranks: all have a gdb, starting the tree (2 s)"),
+        written());
+  }
+
+  @Test
   void readyErasesTheLineForGoodAndLaterProgressDrawsNothing() {
     line.update(new StartProgress.Loading(64));
     clock.advance(Duration.ofSeconds(3));
