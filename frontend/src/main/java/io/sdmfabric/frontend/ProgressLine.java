@@ -9,13 +9,12 @@ import java.util.function.LongSupplier;
 /**
  * The progress of a session's start as one line of a terminal, rewritten in place ({@code \r}, the
  * text, then "erase to the end of the line"), e.g. {@code starting 1024 ranks: 812 with a gdb,
- * waiting for 212 (6 s)} or {@code 64 ranks: 48 joined the session, waiting for ranks 48-63 (3 s)}.
- * A start shorter than {@link #QUIET} shows nothing; after that the line is drawn at most once per
- * {@link #INTERVAL}, with the latest progress and the time since the start in seconds, and only
- * when what it says has changed. {@link #erase} takes it away, leaving the cursor at the start of
- * an empty line, so that it stays neither in the scrollback nor in front of what is printed next:
- * whoever prints on the same terminal erases it first. {@link StartProgress.Ready} erases it for
- * good.
+ * waiting for 212 (6 s)} or {@code 64 ranks: 48 joined, waiting for ranks 48-63 (3 s)}. A start
+ * shorter than {@link #QUIET} shows nothing; after that the line is drawn at most once per {@link
+ * #INTERVAL}, with the latest progress and the time since the start in seconds, and only when what
+ * it says has changed. {@link #erase} takes it away, leaving the cursor at the start of an empty
+ * line, so that it stays neither in the scrollback nor in front of what is printed next: whoever
+ * prints on the same terminal erases it first. {@link StartProgress.Ready} erases it for good.
  *
  * <p>It never reads the clock on its own: {@link #refresh} is called often (by a ticker) and
  * whenever progress comes, with the time from {@code nanoTime}. Thread-safe.
@@ -85,9 +84,6 @@ public final class ProgressLine {
         latest == null
             ? "starting the session (" + elapsed.toSeconds() + " s)"
             : text(latest, elapsed);
-    if (text.length() > MAX_WIDTH) {
-      text = text.substring(0, MAX_WIDTH - 3) + "...";
-    }
     if (shown && text.equals(drawnText)) {
       return;
     }
@@ -135,14 +131,18 @@ public final class ProgressLine {
               + j.ranks()
               + " ranks: "
               + j.joined()
-              + " joined the session, waiting for "
+              + " joined, waiting for "
               + waiting(j.waiting());
     } else if (progress instanceof StartProgress.Loading l) {
       what = "loading the program on " + l.ranks() + " ranks";
     } else {
       what = progress.ranks() + " ranks ready";
     }
-    return what + " (" + elapsed.toSeconds() + " s)";
+    String time = " (" + elapsed.toSeconds() + " s)";
+    if (what.length() + time.length() > MAX_WIDTH) {
+      what = what.substring(0, MAX_WIDTH - time.length() - 3) + "...";
+    }
+    return what + time;
   }
 
   /** The ranks waited for: their list when it is short, else their count. */
