@@ -9,6 +9,7 @@ import io.sdmfabric.frontend.StartDisplay;
 import io.sdmfabric.frontend.TextRenderer;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionClient;
+import io.sdmfabric.wire.Subscription;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,7 +89,7 @@ final class ConsoleOptions {
   /**
    * Runs the console over {@code session} (on the terminal, or {@code out} in batch mode) with
    * these options, then closes the session; {@code start} shows the progress of the rest of the
-   * start (the program's load) and ends when the console's input begins.
+   * start (the program's load), and then of the ranks' runs to their stops while commands run.
    *
    * @return the exit status: 1 when {@code around} found nothing to debug, else 0
    */
@@ -100,12 +101,23 @@ final class ConsoleOptions {
         InteractiveConsole terminal = interactive ? new InteractiveConsole() : null) {
       Renderer renderer = start.around(renderer(interactive ? terminal.output() : out));
       Console console = new Console(session, renderer);
-      boolean begun = around.begin(console, renderer);
-      start.close();
-      if (!begun) {
+      if (!around.begin(console, renderer)) {
         return 1;
       }
-      ConsoleInput.run(console, Optional.ofNullable(script), Optional.ofNullable(terminal));
+      // The ranks' runs to their stops are shown while commands run, not while the prompt shows.
+      try (Subscription stops = session.progress(start)) {
+        ConsoleInput.run(
+            () -> {
+              start.suspend();
+              return ConsoleInput.prompt(console);
+            },
+            line -> {
+              start.resume();
+              return console.execute(line);
+            },
+            Optional.ofNullable(script),
+            Optional.ofNullable(terminal));
+      }
       around.end(console);
       return 0;
     }

@@ -313,9 +313,9 @@ public final class JsonRenderer implements Renderer {
   }
 
   /**
-   * A {@code progress} event: how far the session's start has come, {@code elapsed} after it began
-   * ({@code "phase"}, then what the phase knows: {@code "held"} ranks of {@code "total"}, the ranks
-   * still {@code "waiting"}), and {@code "elapsedMs"}.
+   * A {@code progress} event: how far the session's start (or its ranks' run to their first stop)
+   * has come, {@code elapsed} after it began ({@code "phase"}, then what the phase knows: {@code
+   * "held"} ranks of {@code "total"}, the ranks still {@code "waiting"}), and {@code "elapsedMs"}.
    */
   public void progress(StartProgress progress, Duration elapsed) {
     Map<String, Object> m =
@@ -327,6 +327,9 @@ public final class JsonRenderer implements Renderer {
       m.put("held", j.joined());
       m.put("total", j.expected());
       m.put("waiting", j.waiting().toString());
+    } else if (progress instanceof StartProgress.Stopping r) {
+      m.put("held", r.stopped());
+      m.put("total", r.resumed());
     } else {
       m.put("total", progress.ranks());
     }

@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  * #INTERVAL}, with the latest progress and the time since the start in seconds, and only when what
  * it says has changed. {@link #erase} takes it away, leaving the cursor at the start of an empty
  * line, so that it stays neither in the scrollback nor in front of what is printed next: whoever
- * prints on the same terminal erases it first. {@link StartProgress.Ready} erases it for good.
+ * prints on the same terminal erases it first. A progress that {@link StartProgress#ends} erases it
+ * for good.
  *
  * <p>It never reads the clock on its own: {@link #refresh} is called often (by a ticker) and
  * whenever progress comes, with the time from {@code nanoTime}. Thread-safe.
@@ -50,12 +51,12 @@ public final class ProgressLine {
     this.startNanos = nanoTime.getAsLong();
   }
 
-  /** The start has come as far as {@code progress}. */
+  /** The wait has come as far as {@code progress}. */
   public synchronized void update(StartProgress progress) {
     if (ended) {
       return;
     }
-    if (progress instanceof StartProgress.Ready) {
+    if (progress.ends()) {
       end();
       return;
     }
@@ -133,6 +134,15 @@ public final class ProgressLine {
               + j.joined()
               + " joined, waiting for "
               + waiting(j.waiting());
+    } else if (progress instanceof StartProgress.Stopping r) {
+      what =
+          (r.resumed() == r.ranks() ? "" : r.resumed() + " of ")
+              + r.ranks()
+              + " ranks: "
+              + r.stopped()
+              + " stopped, waiting for "
+              + (r.resumed() - r.stopped())
+              + " running";
     } else if (progress instanceof StartProgress.Loading l) {
       what = "loading the program on " + l.ranks() + " ranks";
     } else {

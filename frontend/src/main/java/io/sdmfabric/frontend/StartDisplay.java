@@ -11,40 +11,52 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * Shows the progress of a session's start, from the first launch step until the program is loaded
- * ({@link StartProgress.Ready}): on a terminal as a {@link ProgressLine}, redrawn by a ticker so
- * that its seconds go on while nothing else changes; as JSON {@code progress} events ({@link
+ * Shows what a session's user waits through: its start, from the first launch step until the
+ * program is loaded ({@link StartProgress.Ready}), and later the ranks a command set running on
+ * their way to their first stop ({@link StartProgress.Stopping}, until all have stopped). Each wait
+ * is shown on a terminal as a {@link ProgressLine} of its own, redrawn by a ticker so that its
+ * seconds go on while nothing else changes; as JSON {@code progress} events ({@link
  * JsonRenderer#progress}: each phase's first, then at most one per {@link ProgressLine#INTERVAL},
- * and the end); or not at all (standard error is no terminal). Progress comes from any thread.
+ * and the last); or not at all (standard error is no terminal). Progress comes from any thread.
  *
  * <p>The line must not be left among other output: {@link #around(Renderer)} and {@link
- * #around(PrintStream)} erase it before they write, and the ticker draws it again later.
+ * #around(PrintStream)} erase it before they write, and the ticker draws it again later. While the
+ * console shows its prompt ({@link #suspend}) nothing is shown: the prompt is the last line.
  */
 public final class StartDisplay implements Consumer<StartProgress>, AutoCloseable {
   private final LongSupplier nanoTime;
-  private final long startNanos;
-  private final ProgressLine line;
+  private final PrintStream terminal;
   private final JsonRenderer json;
   private final ScheduledExecutorService ticker;
+
+  // Guarded by this.
+  private ProgressLine line;
+  private ScheduledFuture<?> ticking;
+  private boolean waiting;
+  private boolean suspended;
+  private boolean closed;
+  private long startNanos;
   private String lastPhase = "";
   private long emittedNanos;
-  private boolean ended;
 
   private StartDisplay(
       LongSupplier nanoTime,
-      ProgressLine line,
+      PrintStream terminal,
       JsonRenderer json,
       ScheduledExecutorService ticker) {
     this.nanoTime = nanoTime;
-    this.startNanos = nanoTime.getAsLong();
-    this.line = line;
+    this.terminal = terminal;
     this.json = json;
     this.ticker = ticker;
+    synchronized (this) {
+      begin();
+    }
   }
 
   /** Shows nothing. */
@@ -61,18 +73,14 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
               t.setDaemon(true);
               return t;
             });
-    ProgressLine line = new ProgressLine(terminal, System::nanoTime);
-    ticker.scheduleAtFixedRate(
-        line::refresh,
-        ProgressLine.INTERVAL.toMillis(),
-        ProgressLine.INTERVAL.toMillis(),
-        TimeUnit.MILLISECONDS);
-    return new StartDisplay(System::nanoTime, line, null, ticker);
+    return new StartDisplay(System::nanoTime, terminal, null, ticker);
   }
 
-  /** A line on {@code terminal} that {@link ProgressLine#refresh} redraws: for tests. */
-  static StartDisplay onTerminal(ProgressLine line, LongSupplier nanoTime) {
-    return new StartDisplay(nanoTime, line, null, null);
+  /**
+   * A line on {@code terminal} timed by {@code nanoTime}, redrawn by {@link #refresh}: for tests.
+   */
+  static StartDisplay onTerminal(PrintStream terminal, LongSupplier nanoTime) {
+    return new StartDisplay(nanoTime, terminal, null, null);
   }
 
   /** JSON {@code progress} events through {@code json}, timed by {@code nanoTime}. */
@@ -80,54 +88,114 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
     return new StartDisplay(nanoTime, null, json, null);
   }
 
+  /** A wait begins: a new line, a new start time. */
+  private void begin() {
+    waiting = true;
+    startNanos = nanoTime.getAsLong();
+    lastPhase = "";
+    if (terminal != null) {
+      ProgressLine l = new ProgressLine(terminal, nanoTime);
+      line = l;
+      if (ticker != null) {
+        long every = ProgressLine.INTERVAL.toMillis();
+        ticking = ticker.scheduleAtFixedRate(l::refresh, every, every, TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  /** The wait is over: the line goes for good. */
+  private void end() {
+    waiting = false;
+    if (ticking != null) {
+      ticking.cancel(false);
+      ticking = null;
+    }
+    if (line != null) {
+      line.end();
+      line = null;
+    }
+  }
+
   @Override
-  public void accept(StartProgress progress) {
+  public synchronized void accept(StartProgress progress) {
+    if (closed || suspended) {
+      return;
+    }
+    if (!waiting) {
+      if (progress.ends()) {
+        return;
+      }
+      begin();
+    }
     if (line != null) {
       line.update(progress);
     }
     if (json != null) {
       emit(progress);
     }
-    if (progress instanceof StartProgress.Ready) {
-      stopTicker();
+    if (progress.ends()) {
+      end();
     }
   }
 
-  /** Emits a JSON event: a phase's first, the end, else one per interval at most. */
-  private synchronized void emit(StartProgress progress) {
-    if (ended) {
-      return;
-    }
+  /** Emits a JSON event: a phase's first, the last, else one per interval at most. */
+  private void emit(StartProgress progress) {
     long now = nanoTime.getAsLong();
     boolean newPhase = !progress.phase().equals(lastPhase);
-    if (!newPhase && now - emittedNanos < ProgressLine.INTERVAL.toNanos()) {
+    if (!newPhase && !progress.ends() && now - emittedNanos < ProgressLine.INTERVAL.toNanos()) {
       return;
     }
     lastPhase = progress.phase();
     emittedNanos = now;
-    ended = progress instanceof StartProgress.Ready;
     json.progress(progress, Duration.ofNanos(now - startNanos));
+  }
+
+  /** Draws the line if it is due: what the ticker does. */
+  synchronized void refresh() {
+    if (line != null) {
+      line.refresh();
+    }
+  }
+
+  /**
+   * The console shows its prompt: the wait shown, if any, ends here, and progress is not shown
+   * until {@link #resume}.
+   */
+  public synchronized void suspend() {
+    end();
+    suspended = true;
+  }
+
+  /** The console runs a command: progress is shown again, as a new wait. */
+  public synchronized void resume() {
+    suspended = false;
   }
 
   /**
    * Runs {@code write} with the line taken away, if there is one: the line is not drawn again until
    * {@code write} is done, so that nothing lands behind it.
    */
-  void erasing(Runnable write) {
-    if (line == null) {
+  synchronized void erasing(Runnable write) {
+    ProgressLine l = line;
+    if (l == null) {
       write.run();
       return;
     }
-    synchronized (line) {
-      line.erase();
+    synchronized (l) {
+      l.erase();
       write.run();
     }
   }
 
-  /** {@link #erasing} for a write that may fail as a stream's do. */
-  private void erasingBytes(byte[] b, int off, int len, OutputStream out) throws IOException {
-    synchronized (line) {
-      line.erase();
+  private synchronized void erasingBytes(byte[] b, int off, int len, OutputStream out)
+      throws IOException {
+    ProgressLine l = line;
+    if (l == null) {
+      out.write(b, off, len);
+      return;
+    }
+    synchronized (l) {
+      l.erase();
       out.write(b, off, len);
     }
   }
@@ -137,12 +205,12 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
    * given ({@link Renderer#progress}) here.
    */
   public Renderer around(Renderer renderer) {
-    return line == null && json == null ? renderer : new ErasingRenderer(renderer, this);
+    return terminal == null && json == null ? renderer : new ErasingRenderer(renderer, this);
   }
 
   /** {@code stream}, erasing the line before each write: for the launcher's lines on the way. */
   public PrintStream around(PrintStream stream) {
-    if (line == null) {
+    if (terminal == null) {
       return stream;
     }
     return new PrintStream(
@@ -174,18 +242,13 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
     }
   }
 
-  private void stopTicker() {
-    if (ticker != null) {
-      ticker.shutdownNow();
-    }
-  }
-
   /** Ends the display: the line is erased for good (also after a failed start). */
   @Override
-  public void close() {
-    stopTicker();
-    if (line != null) {
-      line.end();
+  public synchronized void close() {
+    end();
+    closed = true;
+    if (ticker != null) {
+      ticker.shutdownNow();
     }
   }
 }

@@ -41,7 +41,7 @@ class StartDisplayTest {
     display.accept(new StartProgress.Loading(4)); // a new phase: always
     advance(Duration.ofMillis(10));
     display.accept(new StartProgress.Ready(4));
-    display.accept(new StartProgress.Loading(4)); // after the end: nothing
+    display.accept(new StartProgress.Ready(4)); // an end outside a wait: nothing
     assertEquals(
         List.of(
             "{\"event\":\"progress\",\"ranks\":\"0-3\",\"phase\":\"joining\",\"held\":0,"
@@ -75,15 +75,14 @@ class StartDisplayTest {
 
   @Test
   void whatTheConsoleAndTheLauncherPrintErasesTheLineFirst() {
-    ProgressLine line = new ProgressLine(out, () -> nanos);
-    StartDisplay display = StartDisplay.onTerminal(line, () -> nanos);
+    StartDisplay display = StartDisplay.onTerminal(out, () -> nanos);
     Renderer renderer = display.around(new TextRenderer(out));
     PrintStream err = display.around(out);
     display.accept(new StartProgress.Loading(4));
     advance(Duration.ofSeconds(2));
-    line.refresh();
+    display.refresh();
     renderer.info("hello");
-    line.refresh();
+    display.refresh();
     err.println("mpirun: a line");
     display.close();
     assertEquals(
@@ -96,6 +95,38 @@ class StartDisplayTest {
             + "mpirun: a line"
             + System.lineSeparator(),
         written());
+  }
+
+  @Test
+  void aRunToTheFirstStopIsAWaitOfItsOwnTimedFromItsBeginning() {
+    StartDisplay display = StartDisplay.onTerminal(out, () -> nanos);
+    display.accept(new StartProgress.Ready(8));
+    advance(Duration.ofSeconds(30));
+    display.accept(new StartProgress.Stopping(0, 8, 8));
+    advance(Duration.ofMillis(1500));
+    display.accept(new StartProgress.Stopping(5, 8, 8));
+    display.refresh();
+    advance(Duration.ofMillis(200));
+    display.accept(new StartProgress.Stopping(8, 8, 8));
+    display.refresh();
+    assertEquals("\r8 ranks: 5 stopped, waiting for 3 running (1 s)\033[K" + "\r\033[K", written());
+  }
+
+  @Test
+  void whileThePromptShowsNothingIsDrawn() {
+    StartDisplay display = StartDisplay.onTerminal(out, () -> nanos);
+    display.accept(new StartProgress.Ready(8));
+    display.accept(new StartProgress.Stopping(0, 8, 8));
+    display.suspend();
+    advance(Duration.ofSeconds(3));
+    display.accept(new StartProgress.Stopping(5, 8, 8));
+    display.refresh();
+    assertEquals("", written());
+    display.resume();
+    display.accept(new StartProgress.Stopping(6, 8, 8));
+    advance(Duration.ofSeconds(1));
+    display.refresh();
+    assertEquals("\r8 ranks: 6 stopped, waiting for 2 running (1 s)\033[K", written());
   }
 
   @Test

@@ -13,13 +13,19 @@ public sealed interface StartProgress
     permits StartProgress.GdbsStarting,
         StartProgress.Joining,
         StartProgress.Loading,
-        StartProgress.Ready {
+        StartProgress.Ready,
+        StartProgress.Stopping {
 
   /** The phase's name, as JSON events give it. */
   String phase();
 
   /** The ranks of the session. */
   int ranks();
+
+  /** Whether nothing is waited for any more: the wait this progress was part of is over. */
+  default boolean ends() {
+    return false;
+  }
 
   /** The debuggers of an embedded session are starting: {@code ready} of {@code ranks} have one. */
   record GdbsStarting(int ready, int ranks) implements StartProgress {
@@ -78,6 +84,35 @@ public sealed interface StartProgress
     @Override
     public String phase() {
       return "ready";
+    }
+
+    @Override
+    public boolean ends() {
+      return true;
+    }
+  }
+
+  /**
+   * Ranks set running (the first {@code run}, a {@code continue}) are on their way to their next
+   * stop: of the {@code resumed} ranks (of a session of {@code ranks}), {@code stopped} have
+   * stopped or exited. It ends when they all have.
+   */
+  record Stopping(int stopped, int resumed, int ranks) implements StartProgress {
+    public Stopping {
+      if (stopped < 0 || resumed < stopped || ranks < 1) {
+        throw new IllegalArgumentException(
+            stopped + " of " + resumed + " resumed ranks of " + ranks + " stopped");
+      }
+    }
+
+    @Override
+    public String phase() {
+      return "running";
+    }
+
+    @Override
+    public boolean ends() {
+      return stopped == resumed;
     }
   }
 }

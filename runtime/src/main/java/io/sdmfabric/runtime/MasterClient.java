@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime;
 
+import io.sdmfabric.master.HeldStops;
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.master.SessionEvent;
@@ -134,6 +135,32 @@ final class MasterClient {
       Consumer<StartProgress> progress, Rendezvous.Progress p) {
     progress.accept(new StartProgress.Joining(p.waiting(), p.expected(), p.size()));
     return p.waiting().isEmpty() ? Behaviors.stopped() : Behaviors.same();
+  }
+
+  /**
+   * Tells {@code progress} how many of the ranks set running have stopped, of how many, as the
+   * session's held stops change ({@link io.sdmfabric.master.HeldStops}), until the subscription is
+   * closed.
+   */
+  Subscription reportStops(Consumer<StartProgress> progress, int size) {
+    ActorRef<HeldStops> listener =
+        system.systemActorOf(
+            Behaviors.receive(HeldStops.class)
+                .onMessage(
+                    HeldStops.class,
+                    h -> {
+                      progress.accept(new StartProgress.Stopping(h.stopped(), h.resumed(), size));
+                      return Behaviors.same();
+                    })
+                .build(),
+            "stop-progress-" + calls.incrementAndGet(),
+            Props.empty());
+    org.apache.pekko.actor.ActorRef classic = Adapter.toClassic(listener);
+    system.classicSystem().eventStream().subscribe(classic, HeldStops.class);
+    return () -> {
+      system.classicSystem().eventStream().unsubscribe(classic);
+      system.classicSystem().stop(classic);
+    };
   }
 
   /** Removes every receiver of unsolicited events: what the session says from now on is no news. */
