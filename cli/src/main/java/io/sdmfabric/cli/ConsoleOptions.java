@@ -99,7 +99,8 @@ final class ConsoleOptions {
     try (session;
         start;
         InteractiveConsole terminal = interactive ? new InteractiveConsole() : null) {
-      Renderer renderer = start.around(renderer(interactive ? terminal.output() : out));
+      Renderer renderer =
+          start.around(renderer(start.around(interactive ? terminal.output() : out)));
       Console console = new Console(session, renderer);
       if (!around.begin(console, renderer)) {
         return 1;

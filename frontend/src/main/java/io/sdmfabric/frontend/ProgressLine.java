@@ -43,6 +43,7 @@ public final class ProgressLine {
   private boolean ended;
   private long drawnNanos;
   private String drawnText = "";
+  private boolean held;
 
   /** A line on {@code terminal} for a start that begins now, as {@code nanoTime} tells time. */
   public ProgressLine(PrintStream terminal, LongSupplier nanoTime) {
@@ -70,7 +71,7 @@ public final class ProgressLine {
    * starting, and for how long.
    */
   public synchronized void refresh() {
-    if (ended) {
+    if (ended || held) {
       return;
     }
     long now = nanoTime.getAsLong();
@@ -105,6 +106,15 @@ public final class ProgressLine {
       terminal.flush();
       shown = false;
     }
+  }
+
+  /**
+   * Keeps the line from being drawn while the cursor is not at the start of a line: something else
+   * wrote part of a line (a rank's prompt without its line feed), and {@code \r} would overwrite
+   * it.
+   */
+  public synchronized void hold(boolean hold) {
+    held = hold;
   }
 
   /** Erases the line for good: the start is over. */

@@ -25,9 +25,10 @@ import java.util.function.LongSupplier;
  * JsonRenderer#progress}: each phase's first, then at most one per {@link ProgressLine#INTERVAL},
  * and the last); or not at all (standard error is no terminal). Progress comes from any thread.
  *
- * <p>The line must not be left among other output: {@link #around(Renderer)} and {@link
- * #around(PrintStream)} erase it before they write, and the ticker draws it again later. While the
- * console shows its prompt ({@link #suspend}) nothing is shown: the prompt is the last line.
+ * <p>The line must not be left among other output: whatever goes to the same terminal goes through
+ * {@link #around(PrintStream)}, which erases it before each write; the ticker draws it again later,
+ * once the cursor is back at the start of a line. While the console shows its prompt ({@link
+ * #suspend}) nothing is shown: the prompt is the last line.
  */
 public final class StartDisplay implements Consumer<StartProgress>, AutoCloseable {
   private final LongSupplier nanoTime;
@@ -44,6 +45,7 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
   private long startNanos;
   private String lastPhase = "";
   private long emittedNanos;
+  private boolean atLineStart = true;
 
   private StartDisplay(
       LongSupplier nanoTime,
@@ -95,6 +97,7 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
     lastPhase = "";
     if (terminal != null) {
       ProgressLine l = new ProgressLine(terminal, nanoTime);
+      l.hold(!atLineStart);
       line = l;
       if (ticker != null) {
         long every = ProgressLine.INTERVAL.toMillis();
@@ -172,43 +175,36 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
   }
 
   /**
-   * Runs {@code write} with the line taken away, if there is one: the line is not drawn again until
-   * {@code write} is done, so that nothing lands behind it.
+   * Writes with the line taken away, if there is one; it is not drawn again until the write is
+   * done, nor while the cursor is left inside a line.
    */
-  synchronized void erasing(Runnable write) {
+  private synchronized void erasing(byte[] b, int off, int len, OutputStream out)
+      throws IOException {
+    if (len > 0) {
+      atLineStart = b[off + len - 1] == '\n';
+    }
     ProgressLine l = line;
     if (l == null) {
-      write.run();
+      out.write(b, off, len);
       return;
     }
     synchronized (l) {
       l.erase();
-      write.run();
+      out.write(b, off, len);
+      out.flush();
+      l.hold(!atLineStart);
     }
   }
 
-  private synchronized void erasingBytes(byte[] b, int off, int len, OutputStream out)
-      throws IOException {
-    ProgressLine l = line;
-    if (l == null) {
-      out.write(b, off, len);
-      return;
-    }
-    synchronized (l) {
-      l.erase();
-      out.write(b, off, len);
-    }
+  /** {@code renderer}, showing the progress it is given ({@link Renderer#progress}) here. */
+  public Renderer around(Renderer renderer) {
+    return terminal == null && json == null ? renderer : new ProgressRenderer(renderer, this);
   }
 
   /**
-   * {@code renderer}, erasing the line before each thing it shows, and showing the progress it is
-   * given ({@link Renderer#progress}) here.
+   * {@code stream}, erasing the line before each write: for everything written to the terminal the
+   * line is on while it may show (the console's output, the launcher's lines).
    */
-  public Renderer around(Renderer renderer) {
-    return terminal == null && json == null ? renderer : new ErasingRenderer(renderer, this);
-  }
-
-  /** {@code stream}, erasing the line before each write: for the launcher's lines on the way. */
   public PrintStream around(PrintStream stream) {
     if (terminal == null) {
       return stream;
@@ -217,12 +213,12 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
         new FilterOutputStream(stream) {
           @Override
           public void write(int b) throws IOException {
-            erasingBytes(new byte[] {(byte) b}, 0, 1, out);
+            erasing(new byte[] {(byte) b}, 0, 1, out);
           }
 
           @Override
           public void write(byte[] b, int off, int len) throws IOException {
-            erasingBytes(b, off, len, out);
+            erasing(b, off, len, out);
           }
         },
         true,

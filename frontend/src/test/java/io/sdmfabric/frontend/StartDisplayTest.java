@@ -76,7 +76,7 @@ class StartDisplayTest {
   @Test
   void whatTheConsoleAndTheLauncherPrintErasesTheLineFirst() {
     StartDisplay display = StartDisplay.onTerminal(out, () -> nanos);
-    Renderer renderer = display.around(new TextRenderer(out));
+    Renderer renderer = display.around(new TextRenderer(display.around(out)));
     PrintStream err = display.around(out);
     display.accept(new StartProgress.Loading(4));
     advance(Duration.ofSeconds(2));
@@ -94,6 +94,25 @@ class StartDisplayTest {
             + "\r\033[K"
             + "mpirun: a line"
             + System.lineSeparator(),
+        written());
+  }
+
+  @Test
+  void aPartLineIsNotDrawnOverUntilItsLineEnds() {
+    StartDisplay display = StartDisplay.onTerminal(out, () -> nanos);
+    PrintStream program = display.around(out);
+    display.accept(new StartProgress.Stopping(0, 2, 2));
+    advance(Duration.ofSeconds(2));
+    program.print("a number? ");
+    display.refresh();
+    display.accept(new StartProgress.Stopping(1, 2, 2));
+    assertEquals("a number? ", written());
+    program.println("7");
+    display.refresh();
+    assertEquals(
+        "a number? 7"
+            + System.lineSeparator()
+            + "\r2 ranks: 1 stopped, waiting for 1 running (2 s)\033[K",
         written());
   }
 

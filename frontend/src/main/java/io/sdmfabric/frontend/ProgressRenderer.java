@@ -7,62 +7,62 @@ import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 
 /**
- * A renderer that erases a start's progress line before each thing it shows, so that the line is
- * never left in front of a reply or an event, and hands the progress it is given to the {@link
- * StartDisplay}.
+ * A renderer that hands the progress it is given ({@link ProgramLoad}'s) to a {@link StartDisplay}
+ * and everything else to the renderer it wraps (whose output the display's stream keeps clear of
+ * the progress line).
  */
-final class ErasingRenderer implements Renderer {
+final class ProgressRenderer implements Renderer {
   private final Renderer renderer;
   private final StartDisplay display;
 
-  ErasingRenderer(Renderer renderer, StartDisplay display) {
+  ProgressRenderer(Renderer renderer, StartDisplay display) {
     this.renderer = renderer;
     this.display = display;
   }
 
   @Override
   public void reply(String command, String expression, RankReply reply) {
-    display.erasing(() -> renderer.reply(command, expression, reply));
+    renderer.reply(command, expression, reply);
   }
 
   @Override
   public void event(RankReply event) {
-    display.erasing(() -> renderer.event(event));
+    renderer.event(event);
   }
 
   @Override
   public void stacks(StackTree tree) {
-    display.erasing(() -> renderer.stacks(tree));
+    renderer.stacks(tree);
   }
 
   @Override
   public void mpiWaits(MpiWaitGraph graph) {
-    display.erasing(() -> renderer.mpiWaits(graph));
+    renderer.mpiWaits(graph);
   }
 
   @Override
   public void procs(ProcessTable.Listing listing, SessionClient.Started start) {
-    display.erasing(() -> renderer.procs(listing, start));
+    renderer.procs(listing, start);
   }
 
   @Override
   public void session(RankSet ranks, SessionClient.Started start) {
-    display.erasing(() -> renderer.session(ranks, start));
+    renderer.session(ranks, start);
   }
 
   @Override
   public void error(RankSet ranks, String message) {
-    display.erasing(() -> renderer.error(ranks, message));
+    renderer.error(ranks, message);
   }
 
   @Override
   public void info(String text) {
-    display.erasing(() -> renderer.info(text));
+    renderer.info(text);
   }
 
   @Override
   public void complete(String command) {
-    display.erasing(() -> renderer.complete(command));
+    renderer.complete(command);
   }
 
   @Override
