@@ -39,9 +39,16 @@ class SdmStartProgressIT {
   }
 
   @Test
-  void jsonGetsTheStartsPhasesThenReadyBeforeTheProgramIsShownLoaded() throws Exception {
+  void jsonGetsTheStartsPhasesThenReadyBeforeTheProgramIsShownLoadedThenTheRunsStops()
+      throws Exception {
     Sdm.Result r =
-        Sdm.run("quit\n", "debug", "-n", "4", "--json", Sdm.example("ranks", true).toString());
+        Sdm.run(
+            "break compute\nrun\nwait 60\nquit\n",
+            "debug",
+            "-n",
+            "4",
+            "--json",
+            Sdm.example("ranks", true).toString());
     assertEquals(0, r.exitCode(), r.toString());
     List<String> lines = new ArrayList<>(r.out().lines().toList());
     int starting =
@@ -66,6 +73,14 @@ class SdmStartProgressIT {
     assertTrue(starting < loading && loading < ready && ready < loaded, r.toString());
     assertEquals(
         1, lines.stream().filter(l -> l.contains("\"phase\":\"ready\"")).count(), "one end:\n" + r);
+    // The run to the breakpoint: it ends with every resumed rank stopped.
+    int stopped =
+        indexOf(
+            lines,
+            "{\"event\":\"progress\",\"ranks\":\"0-3\",\"phase\":\"running\",\"held\":4,"
+                + "\"total\":4,\"elapsedMs\":",
+            r);
+    assertTrue(loaded < stopped, r.toString());
   }
 
   @Test
