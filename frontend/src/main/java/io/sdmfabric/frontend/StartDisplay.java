@@ -22,8 +22,9 @@ import java.util.function.LongSupplier;
  * their way to their first stop ({@link StartProgress.Stopping}, until all have stopped). Each wait
  * is shown on a terminal as a {@link ProgressLine} of its own, redrawn by a ticker so that its
  * seconds go on while nothing else changes; as JSON {@code progress} events ({@link
- * JsonRenderer#progress}: each phase's first, then at most one per {@link ProgressLine#INTERVAL},
- * and the last); or not at all (standard error is no terminal). Progress comes from any thread.
+ * JsonRenderer#progress}: each phase's first, then at most one per {@link ProgressLine#INTERVAL}
+ * when it has changed, and the last); or not at all (standard error is no terminal). Progress comes
+ * from any thread.
  *
  * <p>The line must not be left among other output: whatever goes to the same terminal goes through
  * {@link #around(PrintStream)}, which erases it before each write; the ticker draws it again later,
@@ -45,6 +46,7 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
   private long startNanos;
   private String lastPhase = "";
   private long emittedNanos;
+  private StartProgress lastEmitted;
   private boolean atLineStart = true;
 
   private StartDisplay(
@@ -95,6 +97,7 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
     waiting = true;
     startNanos = nanoTime.getAsLong();
     lastPhase = "";
+    lastEmitted = null;
     if (terminal != null) {
       ProgressLine l = new ProgressLine(terminal, nanoTime);
       l.hold(!atLineStart);
@@ -145,10 +148,13 @@ public final class StartDisplay implements Consumer<StartProgress>, AutoCloseabl
   private void emit(StartProgress progress) {
     long now = nanoTime.getAsLong();
     boolean newPhase = !progress.phase().equals(lastPhase);
-    if (!newPhase && !progress.ends() && now - emittedNanos < ProgressLine.INTERVAL.toNanos()) {
+    if (!newPhase
+        && !progress.ends()
+        && (progress.equals(lastEmitted) || now - emittedNanos < ProgressLine.INTERVAL.toNanos())) {
       return;
     }
     lastPhase = progress.phase();
+    lastEmitted = progress;
     emittedNanos = now;
     json.progress(progress, Duration.ofNanos(now - startNanos));
   }

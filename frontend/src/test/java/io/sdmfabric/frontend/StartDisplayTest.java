@@ -37,6 +37,8 @@ class StartDisplayTest {
     display.accept(new StartProgress.Joining(RankSet.range(2, 4), 4, 4)); // within 200 ms: dropped
     advance(Duration.ofMillis(150));
     display.accept(new StartProgress.Joining(RankSet.of(3), 4, 4));
+    advance(Duration.ofMillis(300));
+    display.accept(new StartProgress.Joining(RankSet.of(3), 4, 4)); // no news: dropped
     advance(Duration.ofMillis(10));
     display.accept(new StartProgress.Loading(4)); // a new phase: always
     advance(Duration.ofMillis(10));
@@ -49,9 +51,9 @@ class StartDisplayTest {
             "{\"event\":\"progress\",\"ranks\":\"0-3\",\"phase\":\"joining\",\"held\":3,"
                 + "\"total\":4,\"waiting\":\"3\",\"elapsedMs\":250}",
             "{\"event\":\"progress\",\"ranks\":\"0-3\",\"phase\":\"loading\",\"total\":4,"
-                + "\"elapsedMs\":260}",
+                + "\"elapsedMs\":560}",
             "{\"event\":\"progress\",\"ranks\":\"0-3\",\"phase\":\"ready\",\"total\":4,"
-                + "\"elapsedMs\":270}"),
+                + "\"elapsedMs\":570}"),
         written().lines().toList());
   }
 
