@@ -3,6 +3,7 @@ package io.sdmfabric.cli;
 import io.sdmfabric.frontend.AttachWorkflow;
 import io.sdmfabric.frontend.Console;
 import io.sdmfabric.frontend.Renderer;
+import io.sdmfabric.frontend.StartDisplay;
 import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
@@ -85,10 +86,14 @@ final class AttachCommand implements Callable<Integer> {
     }
     consoleOptions.check();
     FabricConfig config = consoleOptions.config();
+    StartDisplay start = consoleOptions.startDisplay(out, err);
     SessionFactory.Attached job;
     try {
-      job = AttachSpecs.attach(pmix, targets, slurm, rsh, distributed, gdbs, config, err);
+      job =
+          AttachSpecs.attach(
+              pmix, targets, slurm, rsh, distributed, gdbs, config, start.around(err), start);
     } catch (IOException | IllegalArgumentException e) {
+      start.close();
       // It may quote what other nodes answered (their processes, a remote shell's errors).
       throw new UsageError("sdm", TerminalText.escape(String.valueOf(e.getMessage())));
     }
@@ -97,6 +102,7 @@ final class AttachCommand implements Callable<Integer> {
     return consoleOptions.run(
         session,
         out,
+        start,
         new ConsoleOptions.Around() {
           @Override
           public boolean begin(Console console, Renderer renderer) throws Exception {

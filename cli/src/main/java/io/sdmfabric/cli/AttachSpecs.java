@@ -1,5 +1,6 @@
 package io.sdmfabric.cli;
 
+import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.runtime.AttachedSession;
 import io.sdmfabric.runtime.PmixSession;
 import io.sdmfabric.runtime.SessionFactory;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * What to attach to, as every command that attaches takes it ({@code sdm attach}, {@code sdm
@@ -96,8 +98,27 @@ final class AttachSpecs {
       FabricConfig config,
       PrintStream err)
       throws IOException {
+    return attach(pmix, targets, slurm, rsh, distributed, gdbs, config, err, p -> {});
+  }
+
+  /**
+   * {@link #attach(String, List, String, String, DistributedOptions, GdbSharingOptions,
+   * FabricConfig, PrintStream)}, telling {@code progress} how many ranks have joined as they do.
+   */
+  static SessionFactory.Attached attach(
+      String pmix,
+      List<String> targets,
+      String slurm,
+      String rsh,
+      DistributedOptions distributed,
+      GdbSharingOptions gdbs,
+      FabricConfig config,
+      PrintStream err,
+      Consumer<StartProgress> progress)
+      throws IOException {
     return pmix != null
-        ? SessionFactory.attach(pmix(pmix, distributed, gdbs, config, err), err)
-        : SessionFactory.attach(of(targets, slurm, rsh, distributed, gdbs, config, err), err);
+        ? SessionFactory.attach(pmix(pmix, distributed, gdbs, config, err), err, progress)
+        : SessionFactory.attach(
+            of(targets, slurm, rsh, distributed, gdbs, config, err), err, progress);
   }
 }

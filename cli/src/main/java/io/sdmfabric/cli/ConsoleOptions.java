@@ -5,9 +5,11 @@ import io.sdmfabric.frontend.ConsoleInput;
 import io.sdmfabric.frontend.InteractiveConsole;
 import io.sdmfabric.frontend.JsonRenderer;
 import io.sdmfabric.frontend.Renderer;
+import io.sdmfabric.frontend.StartDisplay;
 import io.sdmfabric.frontend.TextRenderer;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionClient;
+import io.sdmfabric.wire.Subscription;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,6 +63,20 @@ final class ConsoleOptions {
     return json ? new JsonRenderer(out) : new TextRenderer(out);
   }
 
+  /**
+   * How the start of a session is shown: {@code progress} events on {@code out} with {@code
+   * --json}; else a line on {@code err} when it is the process's standard error and a terminal;
+   * else nothing.
+   */
+  StartDisplay startDisplay(PrintStream out, PrintStream err) {
+    if (json) {
+      return StartDisplay.asJson(new JsonRenderer(out), System::nanoTime);
+    }
+    return err == System.err && StartDisplay.isTerminal(2)
+        ? StartDisplay.onTerminal(err)
+        : StartDisplay.none();
+  }
+
   /** What a command does around the console's input. */
   interface Around {
     /** Before the input: false when there is nothing to debug. */
@@ -72,20 +88,37 @@ final class ConsoleOptions {
 
   /**
    * Runs the console over {@code session} (on the terminal, or {@code out} in batch mode) with
-   * these options, then closes the session.
+   * these options, then closes the session; {@code start} shows the progress of the rest of the
+   * start (the program's load), and then of the ranks' runs to their stops while commands run.
    *
    * @return the exit status: 1 when {@code around} found nothing to debug, else 0
    */
-  int run(SessionClient session, PrintStream out, Around around) throws Exception {
+  int run(SessionClient session, PrintStream out, StartDisplay start, Around around)
+      throws Exception {
     boolean interactive = interactive();
     try (session;
+        start;
         InteractiveConsole terminal = interactive ? new InteractiveConsole() : null) {
-      Renderer renderer = renderer(interactive ? terminal.output() : out);
+      Renderer renderer =
+          start.around(renderer(start.around(interactive ? terminal.output() : out)));
       Console console = new Console(session, renderer);
       if (!around.begin(console, renderer)) {
         return 1;
       }
-      ConsoleInput.run(console, Optional.ofNullable(script), Optional.ofNullable(terminal));
+      // The ranks' runs to their stops are shown while commands run, not while the prompt shows.
+      try (Subscription stops = session.progress(start)) {
+        ConsoleInput.run(
+            () -> {
+              start.suspend();
+              return ConsoleInput.prompt(console);
+            },
+            line -> {
+              start.resume();
+              return console.execute(line);
+            },
+            Optional.ofNullable(script),
+            Optional.ofNullable(terminal));
+      }
       around.end(console);
       return 0;
     }

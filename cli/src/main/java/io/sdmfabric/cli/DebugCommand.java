@@ -1,6 +1,7 @@
 package io.sdmfabric.cli;
 
 import io.sdmfabric.frontend.ProgramLoad;
+import io.sdmfabric.frontend.StartDisplay;
 import io.sdmfabric.runtime.Programs;
 import io.sdmfabric.runtime.SessionFactory;
 import io.sdmfabric.server.FabricConfig;
@@ -58,13 +59,20 @@ final class DebugCommand implements Callable<Integer> {
     }
     consoleOptions.check();
     FabricConfig config = consoleOptions.config();
+    StartDisplay start = consoleOptions.startDisplay(out, err);
     SessionClient session;
     try {
-      session = SessionFactory.open(launch.request(ranks, resolved, args, config), err);
+      session =
+          SessionFactory.open(
+              launch.request(ranks, resolved, args, config), start.around(err), start);
     } catch (IOException | IllegalArgumentException e) {
+      start.close();
       throw new UsageError("sdm", e.getMessage());
     }
     return consoleOptions.run(
-        session, out, (console, renderer) -> ProgramLoad.load(session, renderer, resolved, args));
+        session,
+        out,
+        start,
+        (console, renderer) -> ProgramLoad.load(session, renderer, resolved, args));
   }
 }

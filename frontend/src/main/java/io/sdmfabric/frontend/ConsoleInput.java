@@ -22,7 +22,12 @@ public final class ConsoleInput {
   public static void run(
       Console console, Optional<Path> script, Optional<InteractiveConsole> terminal)
       throws IOException {
-    run(() -> "sdm [" + console.focus() + "]> ", console::execute, script, terminal);
+    run(() -> prompt(console), console::execute, script, terminal);
+  }
+
+  /** The console's prompt, which names the ranks in focus. */
+  public static String prompt(Console console) {
+    return "sdm [" + console.focus() + "]> ";
   }
 
   /**

@@ -7,6 +7,7 @@ import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.ProgramInfo;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
+import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.model.ThreadInfo;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.RankReply;
@@ -14,6 +15,7 @@ import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -308,6 +310,31 @@ public final class JsonRenderer implements Renderer {
   @Override
   public void info(String text) {
     emit(event("info", RankSet.empty(), "text", text));
+  }
+
+  /**
+   * A {@code progress} event: how far the session's start (or its ranks' run to their first stop)
+   * has come, {@code elapsed} after it began ({@code "phase"}, then what the phase knows: {@code
+   * "held"} ranks of {@code "total"}, the ranks still {@code "waiting"}), and {@code "elapsedMs"}.
+   */
+  public void progress(StartProgress progress, Duration elapsed) {
+    Map<String, Object> m =
+        event("progress", RankSet.all(progress.ranks()), "phase", progress.phase());
+    if (progress instanceof StartProgress.GdbsStarting g) {
+      m.put("held", g.ready());
+      m.put("total", g.ranks());
+    } else if (progress instanceof StartProgress.Joining j) {
+      m.put("held", j.joined());
+      m.put("total", j.expected());
+      m.put("waiting", j.waiting().toString());
+    } else if (progress instanceof StartProgress.Stopping r) {
+      m.put("held", r.stopped());
+      m.put("total", r.resumed());
+    } else {
+      m.put("total", progress.ranks());
+    }
+    m.put("elapsedMs", elapsed.toMillis());
+    emit(m);
   }
 
   @Override

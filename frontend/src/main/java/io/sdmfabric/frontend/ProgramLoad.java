@@ -2,6 +2,7 @@ package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.Reply;
@@ -40,9 +41,15 @@ public final class ProgramLoad {
       String word)
       throws Exception {
     renderer.session(ranks, session.started());
+    renderer.progress(new StartProgress.Loading(ranks.size()));
     LaunchSpec spec = new LaunchSpec(program, args, Map.of(), Path.of("").toAbsolutePath());
-    List<RankReply> replies =
-        session.call(Commands.startSession(spec), ranks, Duration.ZERO).get(60, TimeUnit.SECONDS);
+    List<RankReply> replies;
+    try {
+      replies =
+          session.call(Commands.startSession(spec), ranks, Duration.ZERO).get(60, TimeUnit.SECONDS);
+    } finally {
+      renderer.progress(new StartProgress.Ready(session.size()));
+    }
     boolean any = false;
     for (RankReply r : replies) {
       renderer.reply(word, "", r);

@@ -1,6 +1,7 @@
 package io.sdmfabric.frontend;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.StackTree;
@@ -38,4 +39,10 @@ public interface Renderer {
 
   /** A command has finished on every rank it went to. */
   void complete(String command);
+
+  /**
+   * The session's start has come as far as {@code progress}. Nothing by default: a start's progress
+   * is shown by a {@link StartDisplay} around the renderer, which measures its time.
+   */
+  default void progress(StartProgress progress) {}
 }

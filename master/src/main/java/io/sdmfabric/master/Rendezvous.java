@@ -154,6 +154,18 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
   public record Ready(RankSet missing) implements NoSerializationVerificationNeeded {}
 
   /**
+   * Published on the actor system's event stream as ranks register before the tree is wired: of the
+   * {@code expected} ranks of a session of {@code size}, {@code waiting} have not registered yet.
+   * What a front-end shows of a long start; publishing costs nothing when no one listens.
+   */
+  public record Progress(RankSet waiting, int expected, int size)
+      implements NoSerializationVerificationNeeded {
+    public Progress {
+      Objects.requireNonNull(waiting, "waiting");
+    }
+  }
+
+  /**
    * What the ranks a session does not expect answer: the same text for every rank, so that their
    * errors merge into one line. The same as {@link Protos#NOT_ATTACHED}, which front-ends see.
    */
@@ -309,7 +321,13 @@ public final class Rendezvous extends AbstractBehavior<Rendezvous.Command> {
     RankSet taken = r.ranks().intersect(expected).minus(registered.build());
     agent.ranks.addAll(taken);
     registered.addAll(taken);
-    if (registered.build().size() == expected.size()) {
+    RankSet present = registered.build();
+    getContext()
+        .getSystem()
+        .classicSystem()
+        .eventStream()
+        .publish(new Progress(expected.minus(present), expected.size(), size));
+    if (present.size() == expected.size()) {
       wire();
     }
     return this;

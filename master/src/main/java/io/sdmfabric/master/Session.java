@@ -261,6 +261,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
     if (Commands.resumes(submit.body()) && !stopQuiet.isZero()) {
       gatherings.forEach(g -> g.forget(dest));
       gatherings.add(new StopGathering(dest.minus(lost)));
+      HeldStops.publish(getContext().getSystem(), gatherings);
       tellDueStops(System.nanoTime());
     }
     root.tell(new ServerNode.Execute(id, dest, submit.timeout().toMillis(), submit.body()));
@@ -331,6 +332,7 @@ public final class Session extends AbstractBehavior<Session.Command> {
         }
       }
       later.forEach(this::publish);
+      HeldStops.publish(getContext().getSystem(), gatherings);
       tellDueStops(now);
     } else if (up instanceof ServerNode.RanksLost ranksLost) {
       lost = lost.union(ranksLost.ranks());

@@ -19,6 +19,7 @@ final class StopGathering {
   static final Duration MAX_HOLD = Duration.ofSeconds(10);
 
   private RankSet waiting;
+  private final int resumed;
   private final ReplyMerger held = new ReplyMerger();
   private long firstNanos;
   private long lastNanos;
@@ -26,6 +27,17 @@ final class StopGathering {
   /** Waits for the stops of {@code ranks}. */
   StopGathering(RankSet ranks) {
     this.waiting = ranks;
+    this.resumed = ranks.size();
+  }
+
+  /** How many ranks it waited for at first. */
+  int resumed() {
+    return resumed;
+  }
+
+  /** How many ranks it still waits for. */
+  int waiting() {
+    return waiting.size();
   }
 
   /**

@@ -3,6 +3,7 @@ package io.sdmfabric.runtime;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.wire.Commands;
 import java.io.IOException;
@@ -147,6 +148,11 @@ public abstract sealed class DistributedSession extends MasterSession
   final DistributedMaster startMaster(DistributedMaster.Spec spec) throws IOException {
     DistributedMaster m = DistributedMaster.start(spec);
     master = m;
+    // Until the first rank registers, the start waits for every expected rank to join.
+    Consumer<StartProgress> progress = StartListener.current();
+    progress.accept(
+        new StartProgress.Joining(spec.expected(), spec.expected().size(), spec.size()));
+    m.client().reportJoining(progress);
     return m;
   }
 

@@ -55,7 +55,9 @@ public final class EmbeddedSession extends MasterSession {
   public static EmbeddedSession start(int size, int ranksPerGdb, FabricConfig config)
       throws IOException {
     return new EmbeddedSession(
-        GdbFleet.start(size, ranksPerGdb, GdbOptions.defaults()), ranksPerGdb, config);
+        GdbFleet.start(size, ranksPerGdb, GdbOptions.defaults(), StartListener.current()),
+        ranksPerGdb,
+        config);
   }
 
   @Override

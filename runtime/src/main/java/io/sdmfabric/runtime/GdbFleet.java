@@ -4,6 +4,7 @@ import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.model.Failures;
+import io.sdmfabric.model.StartProgress;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Starts the debuggers of an embedded session: one program per rank, {@code ranksPerGdb} ranks to a
@@ -34,13 +37,32 @@ public final class GdbFleet {
    */
   public static List<GdbDebugger> start(int size, int ranksPerGdb, GdbOptions options)
       throws IOException {
+    return start(size, ranksPerGdb, options, p -> {});
+  }
+
+  /**
+   * {@link #start(int, int, GdbOptions)}, telling {@code progress} how many ranks have their
+   * debugger each time a gdb is ready (from the starting threads).
+   */
+  public static List<GdbDebugger> start(
+      int size, int ranksPerGdb, GdbOptions options, Consumer<StartProgress> progress)
+      throws IOException {
+    AtomicInteger ready = new AtomicInteger();
+    progress.accept(new StartProgress.GdbsStarting(0, size));
     int gdbs = (size + ranksPerGdb - 1) / ranksPerGdb;
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(gdbs, PARALLEL));
     List<Future<List<GdbDebugger>>> starting = new ArrayList<>(gdbs);
     for (int g = 0; g < gdbs; g++) {
       int first = g * ranksPerGdb;
       int end = Math.min(size, first + ranksPerGdb);
-      starting.add(pool.submit(() -> startGdb(first, end, size, ranksPerGdb, options)));
+      starting.add(
+          pool.submit(
+              () -> {
+                List<GdbDebugger> ranks = startGdb(first, end, size, ranksPerGdb, options);
+                progress.accept(
+                    new StartProgress.GdbsStarting(ready.addAndGet(ranks.size()), size));
+                return ranks;
+              }));
     }
     pool.shutdown();
     List<GdbDebugger> started = new ArrayList<>(size);

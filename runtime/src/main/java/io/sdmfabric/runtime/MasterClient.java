@@ -1,8 +1,11 @@
 package io.sdmfabric.runtime;
 
+import io.sdmfabric.master.HeldStops;
+import io.sdmfabric.master.Rendezvous;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.master.SessionEvent;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.wire.EventSubscribers;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.Subscription;
@@ -18,6 +21,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
@@ -107,6 +111,56 @@ final class MasterClient {
    */
   Subscription subscribe(Consumer<RankReply> listener) {
     return events.subscribe(listener);
+  }
+
+  /**
+   * Tells {@code progress} how many ranks have registered with the session's rendezvous as they do,
+   * until the tree is wired (on the actor system's threads: it must be thread-safe).
+   */
+  void reportJoining(Consumer<StartProgress> progress) {
+    ActorRef<Rendezvous.Progress> listener =
+        system.systemActorOf(
+            Behaviors.receive(Rendezvous.Progress.class)
+                .onMessage(Rendezvous.Progress.class, p -> joining(progress, p))
+                .build(),
+            "start-progress",
+            Props.empty());
+    system
+        .classicSystem()
+        .eventStream()
+        .subscribe(Adapter.toClassic(listener), Rendezvous.Progress.class);
+  }
+
+  private static Behavior<Rendezvous.Progress> joining(
+      Consumer<StartProgress> progress, Rendezvous.Progress p) {
+    progress.accept(new StartProgress.Joining(p.waiting(), p.expected(), p.size()));
+    return p.waiting().isEmpty() ? Behaviors.stopped() : Behaviors.same();
+  }
+
+  /**
+   * Tells {@code progress} how many of the ranks set running have stopped, of how many, as the
+   * session's held stops change ({@link io.sdmfabric.master.HeldStops}), until the subscription is
+   * closed.
+   */
+  Subscription reportStops(Consumer<StartProgress> progress, int size) {
+    ActorRef<HeldStops> listener =
+        system.systemActorOf(
+            Behaviors.receive(HeldStops.class)
+                .onMessage(
+                    HeldStops.class,
+                    h -> {
+                      progress.accept(new StartProgress.Stopping(h.stopped(), h.resumed(), size));
+                      return Behaviors.same();
+                    })
+                .build(),
+            "stop-progress-" + calls.incrementAndGet(),
+            Props.empty());
+    org.apache.pekko.actor.ActorRef classic = Adapter.toClassic(listener);
+    system.classicSystem().eventStream().subscribe(classic, HeldStops.class);
+    return () -> {
+      system.classicSystem().eventStream().unsubscribe(classic);
+      system.classicSystem().stop(classic);
+    };
   }
 
   /** Removes every receiver of unsolicited events: what the session says from now on is no news. */

@@ -1,6 +1,7 @@
 package io.sdmfabric.runtime;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.Subscription;
@@ -71,6 +72,13 @@ public abstract sealed class MasterSession implements SessionClient
     return master()
         .orElseThrow(() -> new IllegalStateException("the master has not started"))
         .subscribe(listener);
+  }
+
+  @Override
+  public final Subscription progress(Consumer<StartProgress> listener) {
+    return master()
+        .orElseThrow(() -> new IllegalStateException("the master has not started"))
+        .reportStops(listener, size);
   }
 
   /** Whether closing has begun: what child processes say from then on is no news. */

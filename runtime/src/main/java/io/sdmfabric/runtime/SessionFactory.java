@@ -1,12 +1,14 @@
 package io.sdmfabric.runtime;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.runtime.launch.JobLauncher;
 import io.sdmfabric.runtime.launch.LauncherFamily;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Picks and starts the session that serves a {@link LaunchRequest}: in this JVM, a gdb for every
@@ -27,6 +29,20 @@ public final class SessionFactory {
    *     is wrong; the message says why, naming the option
    */
   public static MasterSession open(LaunchRequest request, PrintStream err) throws IOException {
+    return open(request, err, p -> {});
+  }
+
+  /**
+   * {@link #open(LaunchRequest, PrintStream)}, telling {@code progress} how far the start has come
+   * as it goes (from other threads too: it must be thread-safe): how many ranks have a debugger, or
+   * have registered with the master.
+   */
+  public static MasterSession open(
+      LaunchRequest request, PrintStream err, Consumer<StartProgress> progress) throws IOException {
+    return StartListener.during(progress, () -> start(request, err));
+  }
+
+  private static MasterSession start(LaunchRequest request, PrintStream err) throws IOException {
     DistributedSettings distributed = request.distributed();
     if (request.dvm().isPresent()) {
       if (request.launcher().isPresent()
@@ -100,7 +116,17 @@ public final class SessionFactory {
    * @throws IOException when they cannot be attached to; the message says why
    */
   public static Attached attach(AttachedSession.Spec spec, PrintStream err) throws IOException {
-    AttachedSession s = AttachedSession.start(spec, err);
+    return attach(spec, err, p -> {});
+  }
+
+  /**
+   * {@link #attach(AttachedSession.Spec, PrintStream)}, telling {@code progress} how many ranks
+   * have registered with the master as they do (from other threads: it must be thread-safe).
+   */
+  public static Attached attach(
+      AttachedSession.Spec spec, PrintStream err, Consumer<StartProgress> progress)
+      throws IOException {
+    AttachedSession s = StartListener.during(progress, () -> AttachedSession.start(spec, err));
     return new Attached(s, s.attached());
   }
 
@@ -111,7 +137,17 @@ public final class SessionFactory {
    * @throws IOException when they cannot be attached to; the message says why
    */
   public static Attached attach(PmixSession.AttachSpec spec, PrintStream err) throws IOException {
-    PmixSession s = PmixSession.attach(spec, err);
+    return attach(spec, err, p -> {});
+  }
+
+  /**
+   * {@link #attach(PmixSession.AttachSpec, PrintStream)}, telling {@code progress} how many ranks
+   * have registered with the master as they do (from other threads: it must be thread-safe).
+   */
+  public static Attached attach(
+      PmixSession.AttachSpec spec, PrintStream err, Consumer<StartProgress> progress)
+      throws IOException {
+    PmixSession s = StartListener.during(progress, () -> PmixSession.attach(spec, err));
     return new Attached(s, s.attached());
   }
 }

@@ -1,6 +1,7 @@
 package io.sdmfabric.wire;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.wire.proto.CommandBody;
 import java.time.Duration;
 import java.util.List;
@@ -68,6 +69,15 @@ public interface SessionClient extends AutoCloseable {
    * subscription is closed. Implementations keep their receivers in {@link EventSubscribers}.
    */
   Subscription subscribe(Consumer<RankReply> listener);
+
+  /**
+   * Adds a receiver of how far the ranks set running have come to their next stop ({@link
+   * StartProgress.Stopping}), while the session holds their stops until all have stopped; from any
+   * thread. A session that cannot tell (one reached over the front-end protocol) never calls it.
+   */
+  default Subscription progress(Consumer<StartProgress> listener) {
+    return () -> {};
+  }
 
   /** Ends the session: every debugger and program. */
   @Override
