@@ -48,6 +48,24 @@ public final class CanonicalBytes {
   }
 
   /**
+   * The kind of a reply body in its canonical bytes, read from its first tag without parsing the
+   * rest: an {@code EventBody} has no field outside its oneof, and a deterministic serialization
+   * writes the set one first. {@code KIND_NOT_SET} for no bytes, a truncated tag, or a kind this
+   * build does not know. Lets a node of the tree sort a million bodies without decoding them.
+   */
+  public static EventBody.KindCase kindOf(byte[] body) {
+    int tag = 0;
+    for (int i = 0, shift = 0; i < Math.min(body.length, 5); i++, shift += 7) {
+      tag |= (body[i] & 0x7f) << shift;
+      if (body[i] >= 0) {
+        EventBody.KindCase kind = EventBody.KindCase.forNumber(tag >>> 3);
+        return kind == null ? EventBody.KindCase.KIND_NOT_SET : kind;
+      }
+    }
+    return EventBody.KindCase.KIND_NOT_SET;
+  }
+
+  /**
    * Parses a reply body written by {@link #of}.
    *
    * @throws IllegalArgumentException if the bytes are not an {@code EventBody}, with protobuf's

@@ -160,4 +160,23 @@ class CanonicalBytesTest {
         FramesEvent.getDefaultInstance().getSerializedSize(),
         CanonicalBytes.of(FramesEvent.getDefaultInstance()).length);
   }
+
+  @Test
+  void theKindOfABodyIsReadFromItsBytesForEveryKindUpToTheSummary() {
+    Value v = Value.scalar("x", "int", Value.Kind.INTEGER, 4, "42");
+    assertEquals(
+        EventBody.KindCase.VALUE, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.value(v))));
+    assertEquals(EventBody.KindCase.OK, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.ok())));
+    assertEquals(
+        EventBody.KindCase.ERROR, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.error("e"))));
+    // Field 28 takes a tag of two bytes.
+    assertEquals(
+        EventBody.KindCase.VALUE_SUMMARY,
+        CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.valueSummary(2, List.of()))));
+    assertEquals(EventBody.KindCase.KIND_NOT_SET, CanonicalBytes.kindOf(new byte[0]));
+    assertEquals(EventBody.KindCase.KIND_NOT_SET, CanonicalBytes.kindOf(new byte[] {(byte) 0xe2}));
+    // Field 1000, which this build does not know.
+    assertEquals(
+        EventBody.KindCase.KIND_NOT_SET, CanonicalBytes.kindOf(new byte[] {(byte) 0xc2, 0x3e, 0}));
+  }
 }
