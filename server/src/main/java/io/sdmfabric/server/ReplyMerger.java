@@ -15,12 +15,15 @@ import java.util.function.ToIntFunction;
  *
  * <p>Most merges see a handful of distinct bodies, so the groups live in a list scanned by hash;
  * past {@value #INDEX_THRESHOLD} groups a hash index takes over, so that N distinct replies cost
- * O(N), not O(N^2). Not thread-safe: one actor owns it.
+ * O(N), not O(N^2). A merger for a command's replies may cap the classes of values it gives back
+ * ({@link ValueClasses}): past the cap, {@link #drain} folds the rest into one summary. Not
+ * thread-safe: one actor owns it.
  */
 public final class ReplyMerger {
   static final int INDEX_THRESHOLD = 8;
 
   private final ToIntFunction<byte[]> hasher;
+  private final int valueClasses;
   private final List<Entry> entries = new ArrayList<>(2);
   private Map<Integer, Object> index; // hash -> Entry, or List<Entry> for a collision
   private int rankCount;
@@ -42,7 +45,16 @@ public final class ReplyMerger {
    * collisions.
    */
   public ReplyMerger(ToIntFunction<byte[]> hasher) {
+    this(hasher, Integer.MAX_VALUE);
+  }
+
+  /**
+   * A merger hashing bodies with {@code hasher} whose {@link #drain} gives back at most {@code
+   * valueClasses} classes of values and folds the others into one summary ({@link ValueClasses}).
+   */
+  public ReplyMerger(ToIntFunction<byte[]> hasher, int valueClasses) {
     this.hasher = hasher;
+    this.valueClasses = valueClasses;
   }
 
   /** A merger with the fabric's default hash, {@link FabricConfig#sampledHash}. */
@@ -88,7 +100,11 @@ public final class ReplyMerger {
     return all.build();
   }
 
-  /** The merged groups, in order of first arrival, and a fresh start. */
+  /**
+   * The merged groups, in order of first arrival, and a fresh start. Past the cap on value classes,
+   * the groups that are not values in order of arrival, then the value classes kept and their
+   * summary ({@link ValueClasses#capped}).
+   */
   public List<ReplyGroup> drain() {
     List<ReplyGroup> groups = new ArrayList<>(entries.size());
     for (Entry e : entries) {
@@ -97,7 +113,7 @@ public final class ReplyMerger {
     entries.clear();
     index = null;
     rankCount = 0;
-    return groups;
+    return valueClasses == Integer.MAX_VALUE ? groups : ValueClasses.capped(groups, valueClasses);
   }
 
   private Entry entry(byte[] body) {

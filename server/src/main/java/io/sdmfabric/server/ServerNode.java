@@ -548,7 +548,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
         expected += n;
       }
     }
-    ReplyMerger ready = new ReplyMerger(config.hasher());
+    ReplyMerger ready = new ReplyMerger(config.hasher(), config.valueClassesFor(command.body()));
     if (!lost.isEmpty() && command.dest().intersects(lost)) {
       ready.add(command.dest().intersect(lost), lostBody());
     }
