@@ -131,10 +131,7 @@ public final class ReplyMerger {
   public RankSet ranks() {
     RankSet.Builder all = RankSet.builder();
     for (Entry e : entries) {
-      all.addAll(e.first);
-      if (e.more != null) {
-        all.addAll(e.more.build());
-      }
+      all.addAll(e.ranks());
     }
     return all.build();
   }
