@@ -10,6 +10,7 @@ import io.sdmfabric.server.RankBlocks;
 import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.StackTree;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.Empty;
@@ -26,27 +27,32 @@ import org.apache.pekko.actor.typed.ActorSystem;
  *
  * <pre>
  * ranks=N per_node=P nodes=M depth=D identical_p50_ms=.. identical_p99_ms=.. distinct_p50_ms=..
- *     stacks_p50_ms=.. messages=.. heap_bytes_per_rank=..
+ *     distinct_all_p50_ms=.. stacks_p50_ms=.. messages=.. heap_bytes_per_rank=..
  * </pre>
  *
- * where identical = every rank returns the same value, distinct = every rank a different one,
- * stacks = the stacks of all ranks (10 distinct call paths of 30 frames) merged into a call-prefix
- * tree, each from submitting the command to the master's completion (the tree included); messages =
- * the messages between tree nodes for one identical command; heap = live heap after the tree and
- * every rank's simulator exist, per rank. The tree's nodes serve P ranks each ({@code --per-node
- * P,P,...}, default 128, a node of today's clusters; 1 is the tree of one server per rank), over
- * which the tree spans M nodes of depth D. Run it with {@code bench/run fabric --ranks 1024,16384
- * --per-node 1,128}.
+ * where identical = every rank returns the same value, distinct = every rank a different one (each
+ * node passes up the values of at most C classes and a summary of the others, {@code
+ * --value-classes C}, default {@link FabricConfig#DEFAULT_VALUE_CLASSES}), distinct_all = the same
+ * with every class asked for ({@code print --all}), stacks = the stacks of all ranks (10 distinct
+ * call paths of 30 frames) merged into a call-prefix tree, each from submitting the command to the
+ * master's completion (the tree included); messages = the messages between tree nodes for one
+ * identical command; heap = live heap after the tree and every rank's simulator exist, per rank.
+ * The tree's nodes serve P ranks each ({@code --per-node P,P,...}, default 128, a node of today's
+ * clusters; 1 is the tree of one server per rank), over which the tree spans M nodes of depth D.
+ * Run it with {@code bench/run fabric --ranks 1024,16384 --per-node 1,128}.
  */
 public final class FabricScaleRunner {
   private FabricScaleRunner() {}
 
   public static void main(String[] args) throws Exception {
     List<Integer> perNode = List.of(128);
+    int valueClasses = FabricConfig.DEFAULT_VALUE_CLASSES;
     List<String> rest = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--per-node") && i + 1 < args.length) {
         perNode = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
+      } else if (args[i].equals("--value-classes") && i + 1 < args.length) {
+        valueClasses = Integer.parseInt(args[++i]);
       } else {
         rest.add(args[i]);
       }
@@ -56,15 +62,18 @@ public final class FabricScaleRunner {
     int reps = options.reps();
     for (int n : options.sizes()) {
       for (int p : perNode) {
-        run(n, p, reps > 0 ? reps : n <= 16384 ? 50 : n <= 131072 ? 15 : 7);
+        run(n, p, valueClasses, reps > 0 ? reps : n <= 16384 ? 50 : n <= 131072 ? 15 : 7);
       }
     }
   }
 
-  private static void run(int n, int perNode, int reps) throws Exception {
+  private static void run(int n, int perNode, int valueClasses, int reps) throws Exception {
     SimulatedProgram program =
         SimulatedProgram.builder().withStackShape(10, 30).withResumedEvents(false).build();
-    FabricConfig config = FabricConfig.defaults().withEventWindow(Duration.ofMillis(20));
+    FabricConfig config =
+        FabricConfig.defaults()
+            .withEventWindow(Duration.ofMillis(20))
+            .withValueClasses(valueClasses);
     long baseline = usedHeap();
     ReplyCache replies = new ReplyCache();
     RankBlocks blocks = new RankBlocks(n, perNode);
@@ -97,9 +106,21 @@ public final class FabricScaleRunner {
       double[] identical =
           SessionDriver.time(reps, () -> SessionDriver.check(session.call(x, all), 1));
       CommandBody distinct = SessionDriver.evaluate("distinct");
+      // The first classes, and one summary of the rest when there are more.
+      int shown = n > valueClasses ? valueClasses + 1 : n;
+      CommandBody everyClass = Commands.withValueClasses(distinct, Integer.MAX_VALUE);
+      // The distinct paths (each rank's own reply, the summaries) are not those of the warm-up
+      // above: warm them too (some 2 million rank replies each), or the first timed is the JIT's.
+      for (int i = 0; i < Math.max(2, 2_000_000 / n); i++) {
+        session.call(distinct, all);
+        session.call(everyClass, all);
+      }
       double[] distinctMs =
           SessionDriver.time(
-              Math.max(3, reps / 3), () -> SessionDriver.check(session.call(distinct, all), n));
+              Math.max(3, reps / 3), () -> SessionDriver.check(session.call(distinct, all), shown));
+      double[] distinctAllMs =
+          SessionDriver.time(
+              Math.max(3, reps / 3), () -> SessionDriver.check(session.call(everyClass, all), n));
 
       for (String f : List.of("compute", "exchange")) {
         session.call(SessionDriver.breakAt(f), all);
@@ -120,7 +141,7 @@ public final class FabricScaleRunner {
       System.out.printf(
           Locale.ROOT,
           "ranks=%d per_node=%d nodes=%d depth=%d identical_p50_ms=%.2f identical_p99_ms=%.2f distinct_p50_ms=%.2f"
-              + " stacks_p50_ms=%.2f messages=%d heap_bytes_per_rank=%d go_until_all_stopped_ms=%.0f%n",
+              + " distinct_all_p50_ms=%.2f stacks_p50_ms=%.2f messages=%d heap_bytes_per_rank=%d go_until_all_stopped_ms=%.0f%n",
           n,
           perNode,
           blocks.nodes(),
@@ -128,6 +149,7 @@ public final class FabricScaleRunner {
           RunnerOptions.percentile(identical, 50),
           RunnerOptions.percentile(identical, 99),
           RunnerOptions.percentile(distinctMs, 50),
+          RunnerOptions.percentile(distinctAllMs, 50),
           RunnerOptions.percentile(stacks, 50),
           messages,
           heapPerRank,

@@ -201,7 +201,7 @@ public final class Console {
     } else if (command instanceof ConsoleCommand.Watch w) {
       return Commands.setWatchpoint(w.expression(), WatchKind.WRITE);
     } else if (command instanceof ConsoleCommand.Print p) {
-      return Commands.evaluate(p.expression());
+      return Commands.withValueClasses(Commands.evaluate(p.expression()), p.valueClasses());
     } else if (command instanceof ConsoleCommand.Ptype p) {
       // MI has no command that spells a type out as ptype does.
       return Commands.cli("ptype " + p.expression());

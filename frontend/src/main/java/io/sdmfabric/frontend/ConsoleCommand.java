@@ -42,8 +42,24 @@ public sealed interface ConsoleCommand {
   /** {@code watch EXPR}. */
   record Watch(String expression) implements ConsoleCommand {}
 
-  /** {@code print EXPR}. */
-  record Print(String expression) implements ConsoleCommand {}
+  /**
+   * {@code print [--all | --classes N] EXPR}: {@code valueClasses} is how many classes of values
+   * each node of the tree passes up before it sums up the rest (0: the session's default; {@code
+   * --all}: {@link Integer#MAX_VALUE}, every one).
+   */
+  record Print(String expression, int valueClasses) implements ConsoleCommand {
+    public Print {
+      Objects.requireNonNull(expression, "expression");
+      if (valueClasses < 0) {
+        throw new IllegalArgumentException("valueClasses must be >= 0: " + valueClasses);
+      }
+    }
+
+    /** {@code print EXPR}, with the session's default cap on classes of values. */
+    public Print(String expression) {
+      this(expression, 0);
+    }
+  }
 
   /** {@code ptype EXPR}. */
   record Ptype(String expression) implements ConsoleCommand {}

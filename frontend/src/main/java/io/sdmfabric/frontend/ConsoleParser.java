@@ -99,7 +99,7 @@ public final class ConsoleParser {
         return new ConsoleCommand.Watch(required(w, args, "an expression"));
       case "print":
       case "p":
-        return new ConsoleCommand.Print(required(w, args, "an expression"));
+        return print(w, args);
       case "ptype":
         return new ConsoleCommand.Ptype(required(w, args, "an expression"));
       case "whatis":
@@ -169,6 +169,8 @@ public final class ConsoleParser {
         "  bt all                       the same of every thread, with the threads at each frame",
         "  frame N | up | down          select a frame",
         "  print EXPR | ptype EXPR      values compared across ranks; whatis EXPR: type name",
+        "  print --all EXPR             every distinct value: print shows the first 64 and sums",
+        "                               up the rest (how many, min, max); --classes N: N of them",
         "  locals | args | x/N ADDR     variables; N bytes of memory",
         "  info threads | thread N      threads",
         "  info signals | handle SIG ACTIONS",
@@ -219,6 +221,30 @@ public final class ConsoleParser {
     } catch (IllegalArgumentException e) {
       throw new ConsoleSyntaxException(e.getMessage());
     }
+  }
+
+  /**
+   * {@code print [--all | --classes N] EXPR}. An option is followed by more words, so that {@code
+   * print --all} alone stays C's pre-decrement of {@code all}; {@code --all x} is no C.
+   */
+  private static ConsoleCommand print(String word, String args) {
+    Matcher all = Pattern.compile("--all\\s+(.*)", Pattern.DOTALL).matcher(args);
+    if (all.matches()) {
+      return new ConsoleCommand.Print(all.group(1), Integer.MAX_VALUE);
+    }
+    Matcher some =
+        Pattern.compile("--classes\\s+(\\S+)(?:\\s+(.*))?", Pattern.DOTALL).matcher(args);
+    if (some.matches()) {
+      String n = some.group(1);
+      if (!n.matches("[1-9]\\d{0,8}")) {
+        throw new ConsoleSyntaxException(
+            "--classes needs a number of values from 1, e.g. print --classes 1000 x");
+      }
+      return new ConsoleCommand.Print(
+          required(word, some.group(2) == null ? "" : some.group(2), "an expression"),
+          Integer.parseInt(n));
+    }
+    return new ConsoleCommand.Print(required(word, args, "an expression"));
   }
 
   private static ConsoleCommand examine(String word, String args) {

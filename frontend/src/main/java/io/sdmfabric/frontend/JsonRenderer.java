@@ -69,6 +69,8 @@ public final class JsonRenderer implements Renderer {
       emit(event("depth", ranks, "depth", d.depth()));
     } else if (r instanceof Reply.Evaluated v) {
       emit(value(ranks, expression, v.value()));
+    } else if (r instanceof Reply.ValuesSummarized s) {
+      emit(summary(ranks, expression, s));
     } else if (r instanceof Reply.TypeOf t) {
       emit(event("type", ranks, "expr", expression, "type", t.type()));
     } else if (r instanceof Reply.Variables v) {
@@ -352,6 +354,33 @@ public final class JsonRenderer implements Renderer {
 
   private static Map<String, Object> value(RankSet ranks, String expression, Value value) {
     return event("value", ranks, "expr", expression, "value", value.text(), "type", value.type());
+  }
+
+  /**
+   * The values a command's replies did not list one by one: {@code classes} (how many values, at
+   * most), {@code rankCount}, and {@code min} and {@code max} ({@code value}, {@code type}, {@code
+   * ranks}) when some of them are numbers.
+   */
+  private static Map<String, Object> summary(
+      RankSet ranks, String expression, Reply.ValuesSummarized s) {
+    Map<String, Object> m =
+        event(
+            "value-summary",
+            ranks,
+            "expr",
+            expression,
+            "classes",
+            s.classes(),
+            "rankCount",
+            ranks.size());
+    s.least().ifPresent(e -> m.put("min", extreme(e)));
+    s.greatest().ifPresent(e -> m.put("max", extreme(e)));
+    return m;
+  }
+
+  private static Map<String, Object> extreme(Reply.Extreme e) {
+    return Json.object(
+        "value", e.value().text(), "type", e.value().type(), "ranks", e.ranks().toString());
   }
 
   private static Map<String, Object> memory(RankSet ranks, String expression, byte[] bytes) {

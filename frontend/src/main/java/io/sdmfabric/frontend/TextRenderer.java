@@ -61,6 +61,9 @@ public final class TextRenderer implements Renderer {
       line(ranks + "depth " + d.depth());
     } else if (r instanceof Reply.Evaluated v) {
       lines(ranks + expression + " = ", v.value().text());
+    } else if (r instanceof Reply.ValuesSummarized s) {
+      line(
+          ranks + expression + " = ... " + summary(s, reply.ranks()) + " (print --all shows them)");
     } else if (r instanceof Reply.TypeOf t) {
       lines(ranks + "type = ", t.type());
     } else if (r instanceof Reply.Variables v) {
@@ -78,6 +81,40 @@ public final class TextRenderer implements Renderer {
     } else {
       event(reply);
     }
+  }
+
+  /**
+   * What a summary of values says, on one line: {@code and 1,048,512 more values on 1,048,512
+   * ranks, min 449 [64], max 7340026 [1048575]}, without the range when none of them is a number.
+   * The debug adapter shows the same words.
+   */
+  public static String summary(Reply.ValuesSummarized s, RankSet ranks) {
+    StringBuilder b =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "and %,d more value%s on %,d rank%s",
+                s.classes(),
+                s.classes() == 1 ? "" : "s",
+                ranks.size(),
+                ranks.size() == 1 ? "" : "s"));
+    s.least()
+        .ifPresent(
+            e ->
+                b.append(", min ")
+                    .append(e.value().text())
+                    .append(" [")
+                    .append(e.ranks())
+                    .append(']'));
+    s.greatest()
+        .ifPresent(
+            e ->
+                b.append(", max ")
+                    .append(e.value().text())
+                    .append(" [")
+                    .append(e.ranks())
+                    .append(']'));
+    return b.toString();
   }
 
   /** One line of sdm's, escaped whole: nothing in it can end it or act on the terminal. */

@@ -121,4 +121,28 @@ class ConsoleParserTest {
     assertEquals("\"detach\" takes no arguments: now", error("detach now"));
     assertEquals("break needs a location: FILE:LINE or FUNCTION", error("break"));
   }
+
+  @Test
+  void printTakesAllOrANumberOfValueClassesBeforeItsExpressionAndCsPreDecrementStaysOne() {
+    assertEquals(
+        new ConsoleCommand.Print("x + 1", Integer.MAX_VALUE),
+        ConsoleParser.parse("print --all x + 1").orElseThrow().command());
+    assertEquals(
+        new ConsoleCommand.Print("a[i]", 1000),
+        ConsoleParser.parse("p --classes 1000 a[i]").orElseThrow().command());
+    assertEquals(
+        new ConsoleCommand.Print("--all", 0),
+        ConsoleParser.parse("print --all").orElseThrow().command());
+    assertEquals(
+        new ConsoleCommand.Print("--classes", 0),
+        ConsoleParser.parse("print --classes").orElseThrow().command());
+    assertEquals(
+        "--classes needs a number of values from 1, e.g. print --classes 1000 x",
+        error("print --classes many x"));
+    assertEquals(
+        "--classes needs a number of values from 1, e.g. print --classes 1000 x",
+        error("print --classes 0 x"));
+    assertEquals("print needs an expression", error("print --classes 10"));
+    assertTrue(ConsoleParser.help().contains("print --all EXPR"));
+  }
 }

@@ -14,6 +14,7 @@ import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.EventSubscribers;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.Subscription;
 import io.sdmfabric.wire.proto.CommandBody;
@@ -77,7 +78,26 @@ class ConsoleTest {
       if (!failed.isEmpty()) {
         replies.add(new RankReply(failed, EventBodies.error(NOT_ATTACHED)));
       }
-      if (command.getKindCase() == CommandBody.KindCase.PROCESS_INFO) {
+      if (command.getEvaluate().getExpression().equals("distinct") && !attached.isEmpty()) {
+        // Each rank its own value, rank * 7 + 1; as a tree capped at one class would answer,
+        // unless the command asks for more.
+        for (int r : attached.stream().toArray()) {
+          if (command.getValueClasses() > 1 || r == attached.first()) {
+            replies.add(new RankReply(RankSet.of(r), EventBodies.value(distinct(r))));
+          }
+        }
+        if (command.getValueClasses() <= 1 && attached.size() > 1) {
+          RankSet rest = attached.minus(RankSet.of(attached.first()));
+          replies.add(
+              new RankReply(
+                  rest,
+                  EventBodies.valueSummary(
+                      rest.size(),
+                      List.of(
+                          new Reply.Extreme(distinct(rest.first()), RankSet.of(rest.first())),
+                          new Reply.Extreme(distinct(rest.last()), RankSet.of(rest.last()))))));
+        }
+      } else if (command.getKindCase() == CommandBody.KindCase.PROCESS_INFO) {
         // Ranks 0 and 1 on node1, 2 on node2, each its own pid.
         attached.forEach(
             r ->
@@ -106,6 +126,10 @@ class ConsoleTest {
                 }));
       }
       return CompletableFuture.completedFuture(replies);
+    }
+
+    private static Value distinct(int rank) {
+      return Value.scalar("distinct", "int", Value.Kind.INTEGER, 4, Integer.toString(rank * 7 + 1));
     }
 
     @Override
@@ -267,6 +291,23 @@ class ConsoleTest {
                 + " read, for x\\x1b[2J\\x0afake",
             "[3] error: " + NOT_ATTACHED,
             "[0-2] x = 42"),
+        out.toString(StandardCharsets.UTF_8).lines().toList());
+  }
+
+  @Test
+  void valuesTheTreeSummedUpAreOneLineWithTheirRangeAndPrintAllListsThem() throws Exception {
+    console.execute("print distinct");
+    console.execute("print --all distinct");
+    assertEquals(
+        List.of(
+            "[3] error: " + NOT_ATTACHED,
+            "[0] distinct = 1",
+            "[1,2] distinct = ... and 2 more values on 2 ranks, min 8 [1], max 15 [2]"
+                + " (print --all shows them)",
+            "[3] error: " + NOT_ATTACHED,
+            "[0] distinct = 1",
+            "[1] distinct = 8",
+            "[2] distinct = 15"),
         out.toString(StandardCharsets.UTF_8).lines().toList());
   }
 }

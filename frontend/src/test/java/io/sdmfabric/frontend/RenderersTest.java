@@ -6,8 +6,10 @@ import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.NodeState;
 import io.sdmfabric.model.ProcessState;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.SessionClient;
 import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.FrameProto;
@@ -185,5 +187,49 @@ class RenderersTest {
             + "\"}"
             + System.lineSeparator(),
         renderReply(JsonRenderer::new, stopAtNegativeLine));
+  }
+
+  private static final RankReply SUMMARY =
+      new RankReply(
+          RankSet.range(64, 1 << 20),
+          EventBodies.valueSummary(
+              1_048_512,
+              List.of(
+                  new Reply.Extreme(
+                      Value.scalar("distinct", "int", Value.Kind.INTEGER, 4, "449"),
+                      RankSet.of(64)),
+                  new Reply.Extreme(
+                      Value.scalar("distinct", "int", Value.Kind.INTEGER, 4, "7340026"),
+                      RankSet.of(1_048_575)))));
+
+  private static String reply(Function<PrintStream, Renderer> make, RankReply reply) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    make.apply(new PrintStream(bytes, true, StandardCharsets.UTF_8))
+        .reply("print", "distinct", reply);
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aSummaryOfValuesIsOneLineOfTextWithHowManyAndTheirRange() {
+    assertEquals(
+        "[64-1048575] distinct = ... and 1,048,512 more values on 1,048,512 ranks,"
+            + " min 449 [64], max 7340026 [1048575] (print --all shows them)"
+            + System.lineSeparator(),
+        reply(TextRenderer::new, SUMMARY));
+    RankReply strings = new RankReply(RankSet.of(5), EventBodies.valueSummary(1, List.of()));
+    assertEquals(
+        "[5] s = ... and 1 more value on 1 rank (print --all shows them)" + System.lineSeparator(),
+        reply(p -> new TextRenderer(p), strings).replace("distinct", "s"));
+  }
+
+  @Test
+  void aSummaryOfValuesIsAJsonEventWithItsCountsAndItsExtremes() {
+    assertEquals(
+        "{\"event\":\"value-summary\",\"ranks\":\"64-1048575\",\"expr\":\"distinct\","
+            + "\"classes\":1048512,\"rankCount\":1048512,"
+            + "\"min\":{\"value\":\"449\",\"type\":\"int\",\"ranks\":\"64\"},"
+            + "\"max\":{\"value\":\"7340026\",\"type\":\"int\",\"ranks\":\"1048575\"}}"
+            + System.lineSeparator(),
+        reply(JsonRenderer::new, SUMMARY));
   }
 }

@@ -1,5 +1,6 @@
 package io.sdmfabric.server;
 
+import io.sdmfabric.wire.proto.CommandBody;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
@@ -17,12 +18,25 @@ import java.util.function.ToIntFunction;
  * @param stopQuiet how long the master holds the stops of the ranks a run, continue or step
  *     resumed, once none has stopped for that long, before it tells what it has: ranks that stop
  *     alike within it are told as one (zero tells each batch as it comes)
+ * @param valueClasses how many classes of value replies (distinct values of a {@code print}) each
+ *     node passes up one by one for a command that does not ask for another number ({@code
+ *     CommandBody.value_classes}); the node folds the others into one summary ({@link
+ *     ValueClasses}). {@value #DEFAULT_VALUE_CLASSES} by default
  */
 public record FabricConfig(
     Duration eventWindow,
     ToIntFunction<byte[]> hasher,
     LongAdder messagesSent,
-    Duration stopQuiet) {
+    Duration stopQuiet,
+    int valueClasses) {
+
+  /**
+   * The default of {@link #valueClasses}: about a screen of lines, enough to see what the values
+   * look like (at 128 ranks a node of the tree, half of a node's ranks), and the lowest ranks'
+   * values as a power of two ({@code [0-63]}). Beyond it a list of values is no longer read, only
+   * searched: the summary's range, a rank subset or a raised cap serve that better.
+   */
+  public static final int DEFAULT_VALUE_CLASSES = 64;
 
   public FabricConfig {
     Objects.requireNonNull(eventWindow, "eventWindow");
@@ -32,12 +46,22 @@ public record FabricConfig(
     if (eventWindow.isNegative()) {
       throw new IllegalArgumentException("eventWindow must not be negative: " + eventWindow);
     }
+    if (valueClasses < 1) {
+      throw new IllegalArgumentException("valueClasses must be at least 1: " + valueClasses);
+    }
   }
 
-  /** A 100 ms event window, the sampled hash, and stops held for a quiet second. */
+  /**
+   * A 100 ms event window, the sampled hash, stops held for a quiet second, and {@value
+   * #DEFAULT_VALUE_CLASSES} value classes passed up by each node.
+   */
   public static FabricConfig defaults() {
     return new FabricConfig(
-        Duration.ofMillis(100), FabricConfig::sampledHash, new LongAdder(), Duration.ofSeconds(1));
+        Duration.ofMillis(100),
+        FabricConfig::sampledHash,
+        new LongAdder(),
+        Duration.ofSeconds(1),
+        DEFAULT_VALUE_CLASSES);
   }
 
   /**
@@ -65,16 +89,29 @@ public record FabricConfig(
 
   /** These settings with another event window. */
   public FabricConfig withEventWindow(Duration window) {
-    return new FabricConfig(window, hasher, messagesSent, stopQuiet);
+    return new FabricConfig(window, hasher, messagesSent, stopQuiet, valueClasses);
   }
 
   /** These settings with another body hash. */
   public FabricConfig withHasher(ToIntFunction<byte[]> h) {
-    return new FabricConfig(eventWindow, h, messagesSent, stopQuiet);
+    return new FabricConfig(eventWindow, h, messagesSent, stopQuiet, valueClasses);
   }
 
   /** These settings with another quiet period for the stops of resumed ranks. */
   public FabricConfig withStopQuiet(Duration quiet) {
-    return new FabricConfig(eventWindow, hasher, messagesSent, quiet);
+    return new FabricConfig(eventWindow, hasher, messagesSent, quiet, valueClasses);
+  }
+
+  /** These settings with another number of value classes each node passes up. */
+  public FabricConfig withValueClasses(int classes) {
+    return new FabricConfig(eventWindow, hasher, messagesSent, stopQuiet, classes);
+  }
+
+  /**
+   * The value classes a node passes up for {@code command}: those it asks for, or {@link
+   * #valueClasses} when it asks for none (0).
+   */
+  public int valueClassesFor(CommandBody command) {
+    return command.getValueClasses() > 0 ? command.getValueClasses() : valueClasses;
   }
 }

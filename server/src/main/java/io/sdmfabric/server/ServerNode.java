@@ -559,7 +559,7 @@ public final class ServerNode extends ExtensibleBehavior<ServerNode.Command> {
     if (Commands.resumes(command.body())) {
       awaited.resumed(command.id(), subtreeOf(command.dest()).minus(lost));
     }
-    ReplyMerger ready = new ReplyMerger(config.hasher());
+    ReplyMerger ready = new ReplyMerger(config.hasher(), config.valueClassesFor(command.body()));
     if (!lost.isEmpty() && command.dest().intersects(lost)) {
       ready.add(command.dest().intersect(lost), lostBody());
     }

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.Value;
+import io.sdmfabric.wire.CanonicalBytes;
+import io.sdmfabric.wire.EventBodies;
+import io.sdmfabric.wire.Reply;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -64,5 +68,26 @@ class ReplyMergerTest {
     Map<String, RankSet> groups = byBody(m.drain());
     assertEquals(5000, groups.size());
     assertEquals(RankSet.of(7, 5000, 5001), groups.get("r7"));
+  }
+
+  @Test
+  void aMergerWithACapOnValueClassesDrainsThatManyAndOneSummaryOfTheRest() {
+    ReplyMerger m = new ReplyMerger(FabricConfig::sampledHash, 4);
+    for (int rank = 0; rank < 100; rank++) {
+      Value v = Value.scalar("x", "int", Value.Kind.INTEGER, 4, Integer.toString(rank % 50));
+      m.add(rank, CanonicalBytes.of(EventBodies.value(v)));
+    }
+
+    List<ReplyGroup> groups = m.drain();
+
+    assertEquals(5, groups.size());
+    assertEquals(RankSet.of(0, 50), groups.get(0).ranks());
+    assertEquals(RankSet.of(3, 53), groups.get(3).ranks());
+    Reply.ValuesSummarized s =
+        (Reply.ValuesSummarized) Reply.decode(CanonicalBytes.eventBody(groups.get(4).body()));
+    assertEquals(46, s.classes());
+    assertEquals(RankSet.range(4, 50).union(RankSet.range(54, 100)), groups.get(4).ranks());
+    assertEquals(RankSet.of(4, 54), s.least().orElseThrow().ranks());
+    assertEquals("49", s.greatest().orElseThrow().value().text());
   }
 }

@@ -8,9 +8,11 @@ import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.model.StopReason;
+import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.CanonicalBytes;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.EventBodies;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.time.Duration;
@@ -149,6 +151,37 @@ class ServerNodeTest {
     Map<EventBody, RankSet> byBody = await(t, 7, RankSet.all(ranks));
     assertEquals(ranks, byBody.size());
     byBody.forEach((body, set) -> assertEquals("rank " + set.first(), body.getText().getText()));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"1000,1", "1000,16", "1000,1000"})
+  void distinctValuesPastTheCapComeAsTheLowestRanksValuesAndOneSummary(int ranks, int perNode) {
+    BiFunction<Integer, CommandBody, EventBody> values =
+        (rank, body) ->
+            EventBodies.value(
+                Value.scalar("x", "int", Value.Kind.INTEGER, 4, Integer.toString(rank * 7 + 1)));
+    Tree t = tree(ranks, perNode, FabricConfig.defaults().withValueClasses(10), values, Map.of());
+
+    t.root().tell(new ServerNode.Execute(1, RankSet.all(ranks), 0, PRINT_X));
+    Map<EventBody, RankSet> capped = await(t, 1, RankSet.all(ranks));
+
+    assertEquals(11, capped.size());
+    EventBody summary =
+        capped.keySet().stream().filter(EventBody::hasValueSummary).findFirst().orElseThrow();
+    assertEquals(RankSet.range(10, ranks), capped.get(summary));
+    Reply.ValuesSummarized s = (Reply.ValuesSummarized) Reply.decode(summary);
+    assertEquals(ranks - 10, s.classes());
+    assertEquals(RankSet.of(10), s.least().orElseThrow().ranks());
+    assertEquals(Integer.toString((ranks - 1) * 7 + 1), s.greatest().orElseThrow().value().text());
+
+    // A command that asks for more classes gets every value.
+    t.root()
+        .tell(
+            new ServerNode.Execute(
+                2, RankSet.all(ranks), 0, Commands.withValueClasses(PRINT_X, 100_000)));
+    Map<EventBody, RankSet> all = await(t, 2, RankSet.all(ranks));
+    assertEquals(ranks, all.size());
+    assertTrue(all.keySet().stream().allMatch(EventBody::hasValue));
   }
 
   @Test

@@ -4,7 +4,6 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageLite;
-import com.google.protobuf.WireFormat;
 import io.sdmfabric.wire.proto.EventBody;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,19 +48,21 @@ public final class CanonicalBytes {
   }
 
   /**
-   * The kind of the reply body written by {@link #of}, read from its first tag alone, without
-   * parsing the rest: what a server node needs to know of each event it passes on. {@code
-   * KIND_NOT_SET} for an empty body or one that does not start with a kind's field.
+   * The kind of a reply body in its canonical bytes, read from its first tag without parsing the
+   * rest: an {@code EventBody} has no field outside its oneof, and a deterministic serialization
+   * writes the set one first. {@code KIND_NOT_SET} for no bytes, a truncated tag, or a kind this
+   * build does not know. Lets a node of the tree sort a million bodies without decoding them.
    */
   public static EventBody.KindCase kindOf(byte[] body) {
-    Objects.requireNonNull(body, "body");
-    try {
-      int tag = CodedInputStream.newInstance(body).readTag();
-      EventBody.KindCase kind = EventBody.KindCase.forNumber(WireFormat.getTagFieldNumber(tag));
-      return kind == null ? EventBody.KindCase.KIND_NOT_SET : kind;
-    } catch (IOException e) {
-      return EventBody.KindCase.KIND_NOT_SET;
+    int tag = 0;
+    for (int i = 0, shift = 0; i < Math.min(body.length, 5); i++, shift += 7) {
+      tag |= (body[i] & 0x7f) << shift;
+      if (body[i] >= 0) {
+        EventBody.KindCase kind = EventBody.KindCase.forNumber(tag >>> 3);
+        return kind == null ? EventBody.KindCase.KIND_NOT_SET : kind;
+      }
     }
+    return EventBody.KindCase.KIND_NOT_SET;
   }
 
   /**

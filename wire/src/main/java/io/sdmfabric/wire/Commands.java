@@ -149,6 +149,22 @@ public final class Commands {
     return CommandBody.newBuilder().setEvaluate(expression(expression)).build();
   }
 
+  /**
+   * {@code command} asking each node of the tree to pass up at most {@code classes} classes of
+   * value replies one by one, and to fold the others into one summary ({@link
+   * Reply.ValuesSummarized}); 0 leaves the session's default. A front-end raises it to see the
+   * classes a summary stood for.
+   *
+   * @throws IllegalArgumentException for a negative count
+   */
+  public static CommandBody withValueClasses(CommandBody command, int classes) {
+    Objects.requireNonNull(command, "command");
+    if (classes < 0) {
+      throw new IllegalArgumentException("value classes must be >= 0, not " + classes);
+    }
+    return command.toBuilder().setValueClasses(classes).build();
+  }
+
   /** The type of {@code expression}, as the program's language writes it. */
   public static CommandBody getType(String expression) {
     return CommandBody.newBuilder().setGetType(expression(expression)).build();

@@ -28,6 +28,8 @@ import io.sdmfabric.wire.proto.TextEvent;
 import io.sdmfabric.wire.proto.ThreadStacksEvent;
 import io.sdmfabric.wire.proto.ThreadsEvent;
 import io.sdmfabric.wire.proto.TypeEvent;
+import io.sdmfabric.wire.proto.ValueExtreme;
+import io.sdmfabric.wire.proto.ValueSummaryEvent;
 import io.sdmfabric.wire.proto.VariablesEvent;
 import java.util.Comparator;
 import java.util.List;
@@ -257,6 +259,26 @@ public final class EventBodies {
   /** The reply with an expression's value. */
   public static EventBody value(Value value) {
     return EventBody.newBuilder().setValue(Protos.toProto(value)).build();
+  }
+
+  /**
+   * The summary of value classes a node of the tree folded together ({@link
+   * Reply.ValuesSummarized}): how many, and the least and the greatest number among them with their
+   * ranks ({@code extremes}: those two in that order, or none).
+   */
+  public static EventBody valueSummary(long classes, List<Reply.Extreme> extremes) {
+    Reply.ValuesSummarized checked = new Reply.ValuesSummarized(classes, extremes);
+    ValueSummaryEvent.Builder b = ValueSummaryEvent.newBuilder().setClasses(classes);
+    checked.least().ifPresent(e -> b.setLeast(extreme(e)));
+    checked.greatest().ifPresent(e -> b.setGreatest(extreme(e)));
+    return EventBody.newBuilder().setValueSummary(b).build();
+  }
+
+  private static ValueExtreme extreme(Reply.Extreme e) {
+    return ValueExtreme.newBuilder()
+        .setValue(Protos.toProto(e.value()))
+        .setRanks(Protos.toProto(e.ranks()))
+        .build();
   }
 
   /** The reply with an expression's type, as the program's language writes it. */

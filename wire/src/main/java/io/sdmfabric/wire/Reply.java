@@ -5,6 +5,7 @@ import io.sdmfabric.model.Breakpoint;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.MpiWait;
 import io.sdmfabric.model.ProgramInfo;
+import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.StopReason;
 import io.sdmfabric.model.ThreadInfo;
@@ -12,10 +13,13 @@ import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.ExitEvent;
 import io.sdmfabric.wire.proto.SuspendedEvent;
+import io.sdmfabric.wire.proto.ValueExtreme;
+import io.sdmfabric.wire.proto.ValueSummaryEvent;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What ranks replied or reported, decoded from its {@link EventBody} into model values: one record
@@ -90,6 +94,7 @@ public sealed interface Reply {
               body.getProcessInfo().getPid(),
               body.getProcessInfo().getHost(),
               body.getProcessInfo().getServerPid());
+      case VALUE_SUMMARY -> summarized(body.getValueSummary());
       case KIND_NOT_SET -> new Unknown();
     };
   }
@@ -103,6 +108,19 @@ public sealed interface Reply {
         Protos.fromProto(s.getFrame()),
         s.getThreadId(),
         s.getBreakpointId());
+  }
+
+  private static ValuesSummarized summarized(ValueSummaryEvent s) {
+    if (s.hasLeast() != s.hasGreatest()) {
+      throw new IllegalArgumentException("a least value without a greatest, or the reverse");
+    }
+    return new ValuesSummarized(
+        s.getClasses(),
+        s.hasLeast() ? List.of(extreme(s.getLeast()), extreme(s.getGreatest())) : List.of());
+  }
+
+  private static Extreme extreme(ValueExtreme e) {
+    return new Extreme(Protos.fromProto(e.getValue()), Protos.fromProto(e.getRanks()));
   }
 
   private static Exited exited(ExitEvent x) {
@@ -184,6 +202,46 @@ public sealed interface Reply {
 
   /** {@code value}: an expression's value. */
   record Evaluated(Value value) implements Reply {}
+
+  /**
+   * {@code value_summary}: the classes of values that the tree's nodes did not pass up one by one,
+   * past the command's cap ({@link Commands#withValueClasses}), folded into one; the reply's ranks
+   * are theirs. {@code classes} is how many classes were folded, as the nodes that folded them
+   * counted (a value folded in two subtrees counts in each: at most that many distinct values).
+   * {@code extremes} holds the least and the greatest of them that are numbers (integers, floats,
+   * pointers), in that order, or nothing when none is a number.
+   */
+  record ValuesSummarized(long classes, List<Extreme> extremes) implements Reply {
+    public ValuesSummarized {
+      extremes = List.copyOf(extremes);
+      if (classes < 1 || (extremes.size() != 0 && extremes.size() != 2)) {
+        throw new IllegalArgumentException(
+            "a summary stands for at least one class and has both extremes or none, not "
+                + classes
+                + " classes and "
+                + extremes.size()
+                + " extremes");
+      }
+    }
+
+    /** The least number among the folded values, when one is a number. */
+    public Optional<Extreme> least() {
+      return extremes.isEmpty() ? Optional.empty() : Optional.of(extremes.get(0));
+    }
+
+    /** The greatest number among the folded values, when one is a number. */
+    public Optional<Extreme> greatest() {
+      return extremes.isEmpty() ? Optional.empty() : Optional.of(extremes.get(1));
+    }
+  }
+
+  /** A value at one end of a {@link ValuesSummarized}'s range, and the ranks that hold it. */
+  record Extreme(Value value, RankSet ranks) {
+    public Extreme {
+      Objects.requireNonNull(value, "value");
+      Objects.requireNonNull(ranks, "ranks");
+    }
+  }
 
   /** {@code type}: an expression's type, as the program's language writes it. */
   record TypeOf(String type) implements Reply {}

@@ -162,24 +162,21 @@ class CanonicalBytesTest {
   }
 
   @Test
-  void aBodysKindIsReadFromItsFirstTagAloneForOneAndTwoByteTags() {
+  void theKindOfABodyIsReadFromItsBytesForEveryKindUpToTheSummary() {
+    Value v = Value.scalar("x", "int", Value.Kind.INTEGER, 4, "42");
     assertEquals(
-        EventBody.KindCase.SUSPENDED,
-        CanonicalBytes.kindOf(
-            CanonicalBytes.of(
-                EventBodies.event(
-                    new io.sdmfabric.model.DebugEvent.Stopped(
-                        io.sdmfabric.model.StopReason.BREAKPOINT_HIT,
-                        "",
-                        io.sdmfabric.model.Frame.UNKNOWN,
-                        1,
-                        1)))));
-    assertEquals(
-        EventBody.KindCase.ERROR, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.error("x"))));
-    assertEquals(
-        EventBody.KindCase.LOST, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.rankLost())));
+        EventBody.KindCase.VALUE, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.value(v))));
     assertEquals(EventBody.KindCase.OK, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.ok())));
+    assertEquals(
+        EventBody.KindCase.ERROR, CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.error("e"))));
+    // Field 28 takes a tag of two bytes.
+    assertEquals(
+        EventBody.KindCase.VALUE_SUMMARY,
+        CanonicalBytes.kindOf(CanonicalBytes.of(EventBodies.valueSummary(2, List.of()))));
     assertEquals(EventBody.KindCase.KIND_NOT_SET, CanonicalBytes.kindOf(new byte[0]));
-    assertEquals(EventBody.KindCase.KIND_NOT_SET, CanonicalBytes.kindOf(new byte[] {(byte) 0xff}));
+    assertEquals(EventBody.KindCase.KIND_NOT_SET, CanonicalBytes.kindOf(new byte[] {(byte) 0xe2}));
+    // Field 1000, which this build does not know.
+    assertEquals(
+        EventBody.KindCase.KIND_NOT_SET, CanonicalBytes.kindOf(new byte[] {(byte) 0xc2, 0x3e, 0}));
   }
 }

@@ -1,6 +1,7 @@
 package io.sdmfabric.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.LaunchSpec;
@@ -99,5 +100,17 @@ class CommandsTest {
             .getHandleSignal();
     assertEquals("SIGUSR1", cmd.getSignal());
     assertEquals(List.of("nostop", "pass"), cmd.getActionsList());
+  }
+
+  @Test
+  void aCommandCarriesTheValueClassesItAsksForAndRefusesANegativeCount() {
+    CommandBody print = Commands.withValueClasses(Commands.evaluate("x"), 10_000);
+
+    assertEquals(10_000, print.getValueClasses());
+    assertEquals("x", print.getEvaluate().getExpression());
+    assertEquals(0, Commands.evaluate("x").getValueClasses());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Commands.withValueClasses(Commands.evaluate("x"), -1));
   }
 }

@@ -25,7 +25,9 @@ import io.sdmfabric.wire.proto.RankSetProto;
 import io.sdmfabric.wire.proto.StackTreeNode;
 import io.sdmfabric.wire.proto.StackTreeProto;
 import io.sdmfabric.wire.proto.SuspendedEvent;
+import io.sdmfabric.wire.proto.ValueExtreme;
 import io.sdmfabric.wire.proto.ValueProto;
+import io.sdmfabric.wire.proto.ValueSummaryEvent;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -92,12 +94,52 @@ class ReplyTest {
                 EventBodies.threadStacks(List.of(List.of(SOLVE, MAIN))),
                 new Reply.ThreadStacks(List.of(List.of(SOLVE, MAIN)))),
             Map.entry(EventBodies.mpiWait(idle), new Reply.WaitsInMpi(idle)),
+            Map.entry(
+                EventBodies.valueSummary(3, List.of()), new Reply.ValuesSummarized(3, List.of())),
             Map.entry(EventBody.getDefaultInstance(), new Reply.Unknown()));
     expected.forEach((body, reply) -> assertEquals(reply, Reply.decode(body), body.toString()));
     // One body per kind of the oneof, so that a kind added to debug.proto is added here too.
     Set<EventBody.KindCase> kinds =
         expected.keySet().stream().map(EventBody::getKindCase).collect(Collectors.toSet());
     assertEquals(EnumSet.allOf(EventBody.KindCase.class), kinds);
+  }
+
+  @Test
+  void aValueSummaryRoundTripsItsCountAndItsExtremesWithTheirRanks() {
+    Value least = Value.scalar("x", "double", Value.Kind.FLOAT, 8, "-2.5");
+    Value greatest = Value.scalar("x", "double", Value.Kind.FLOAT, 8, "1e+300");
+    List<Reply.Extreme> extremes =
+        List.of(
+            new Reply.Extreme(least, RankSet.of(7, 9)),
+            new Reply.Extreme(greatest, RankSet.range(100, 1 << 20)));
+    EventBody body = EventBodies.valueSummary(1_048_512, extremes);
+
+    Reply decoded = Reply.decode(CanonicalBytes.eventBody(CanonicalBytes.of(body)));
+
+    Reply.ValuesSummarized s = assertInstanceOf(Reply.ValuesSummarized.class, decoded);
+    assertEquals(1_048_512, s.classes());
+    assertEquals(new Reply.Extreme(least, RankSet.of(7, 9)), s.least().orElseThrow());
+    assertEquals(greatest, s.greatest().orElseThrow().value());
+    assertEquals(RankSet.range(100, 1 << 20), s.greatest().orElseThrow().ranks());
+    assertEquals("value_summary", Reply.kindName(body));
+  }
+
+  @Test
+  void aValueSummaryWithOneExtremeOrNoClassIsMalformed() {
+    ValueExtreme one =
+        ValueExtreme.newBuilder()
+            .setValue(Protos.toProto(EventBodiesTest.V))
+            .setRanks(Protos.toProto(RankSet.of(1)))
+            .build();
+    EventBody halfRange =
+        EventBody.newBuilder()
+            .setValueSummary(ValueSummaryEvent.newBuilder().setClasses(2).setLeast(one))
+            .build();
+    EventBody noClass =
+        EventBody.newBuilder().setValueSummary(ValueSummaryEvent.getDefaultInstance()).build();
+
+    assertInstanceOf(Reply.Malformed.class, Reply.decode(halfRange));
+    assertInstanceOf(Reply.Malformed.class, Reply.decode(noClass));
   }
 
   @Test

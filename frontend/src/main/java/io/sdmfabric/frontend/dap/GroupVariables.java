@@ -176,14 +176,36 @@ final class GroupVariables {
       return shown(e, pointee, name -> name);
     }
     Map<String, List<Classed>> byName = new LinkedHashMap<>();
+    List<Variable> summaries = new ArrayList<>();
     for (RankReply r : replies) {
       if (r.reply() instanceof Reply.Evaluated v) {
         for (Value child : v.value().children()) {
           byName.computeIfAbsent(child.name(), k -> new ArrayList<>()).add(new Classed(child, r));
         }
+      } else if (r.reply() instanceof Reply.ValuesSummarized) {
+        summaries.add(summary(r));
       }
     }
-    return shown(e, byName, name -> part(e.expression(), kind, name));
+    List<Variable> shown = shown(e, byName, name -> part(e.expression(), kind, name));
+    shown.addAll(summaries);
+    return shown;
+  }
+
+  /**
+   * The entry that says some ranks' values were summed up rather than listed (past the session's
+   * cap on classes of values), and how to see them: with no reference, since their parts were never
+   * read.
+   */
+  private static Variable summary(RankReply r) {
+    Variable v = new Variable();
+    v.setName("(more values)");
+    v.setValue(
+        PerRankValues.text(r)
+            + " on ["
+            + r.ranks()
+            + "]; print --all in the Debug Console lists them");
+    v.setVariablesReference(0);
+    return v;
   }
 
   /** A value of one class of ranks; an error or a lost rank as text. */

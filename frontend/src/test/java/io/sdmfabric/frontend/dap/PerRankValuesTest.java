@@ -6,6 +6,7 @@ import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.RankReply;
+import io.sdmfabric.wire.Reply;
 import io.sdmfabric.wire.proto.EventBody;
 import io.sdmfabric.wire.proto.ValueProto;
 import java.util.List;
@@ -32,5 +33,26 @@ class PerRankValuesTest {
         PerRankValues.of(replies));
     assertEquals("42", PerRankValues.of(List.of(replies.get(2))));
     assertEquals("no reply", PerRankValues.byRank(replies).apply(7));
+  }
+
+  @Test
+  void valuesTheTreeSummedUpAreTheLastClassWithHowManyAndTheirRange() {
+    List<RankReply> replies =
+        List.of(
+            new RankReply(
+                RankSet.range(2, 100),
+                EventBodies.valueSummary(
+                    98,
+                    List.of(
+                        new Reply.Extreme(
+                            Value.scalar("x", "int", Value.Kind.INTEGER, 4, "-7"), RankSet.of(50)),
+                        new Reply.Extreme(X, RankSet.of(2, 3))))),
+            new RankReply(RankSet.of(1), EventBodies.value(X)),
+            new RankReply(
+                RankSet.of(0),
+                EventBodies.value(Value.scalar("x", "int", Value.Kind.INTEGER, 4, "0"))));
+    assertEquals(
+        "0 on [0], 42 on [1], 98 more values on 98 ranks, min -7 [50], max 42 [2,3] on [2-99]",
+        PerRankValues.of(replies));
   }
 }
