@@ -27,15 +27,15 @@ import java.util.function.Consumer;
 
 /**
  * A session attached to the running processes of an MPI job that sdm did not start ({@code sdm
- * attach}): the master runs in this JVM, and one agent JVM per host attaches a gdb to each of its
- * processes and serves them. The ranks and the job's size come from the processes' environments,
- * read before anything starts ({@link ProcessProbe}), or from Slurm for a job step.
+ * attach}): the master runs in this JVM, and one agent per host attaches a gdb to each of its
+ * processes and serves them: this JVM itself for the processes of this host, an agent JVM for each
+ * other host. The ranks and the job's size come from the processes' environments, read before
+ * anything starts ({@link ProcessProbe}), or from Slurm for a job step.
  *
- * <p>Agents for processes of this host run as plain subprocesses; for other hosts through the
- * remote shell ({@code ssh} by default), each reading the session's secrets from the shared sdm
- * home ({@link SessionKeys}; in clear on their standard input only with {@code
- * --secrets-in-clear}); for a Slurm job step as an overlapping step of its job on its nodes, each
- * finding its node's processes of the step with {@code scontrol listpids}.
+ * <p>Agents for other hosts run through the remote shell ({@code ssh} by default), each reading the
+ * session's secrets from the shared sdm home ({@link SessionKeys}; in clear on their standard input
+ * only with {@code --secrets-in-clear}); for a Slurm job step as an overlapping step of its job on
+ * its nodes, each finding its node's processes of the step with {@code scontrol listpids}.
  *
  * <p>Closing it detaches every rank (so do the agents' gdbs when they end, whatever ends them),
  * then ends the master and the agents: the programs run on. Only {@code kill} ends them.
@@ -206,21 +206,19 @@ public final class AttachedSession extends DistributedSession {
     return Integer.toString(spec.ranksPerGdb());
   }
 
-  /** The agent of one host's processes: a subprocess here, through the remote shell elsewhere. */
+  /**
+   * The agent of one host's processes: this JVM for this host's ({@link #serveHere}), an agent JVM
+   * through the remote shell elsewhere.
+   */
   private void startAgent(String host, List<AttachPlan.Rank> ranks, Map<String, String> secrets)
       throws IOException {
+    if (AttachTargets.isLocal(host)) {
+      serveHere(ranks, spec.ranksPerGdb(), false);
+      return;
+    }
     StringBuilder list = new StringBuilder();
     for (AttachPlan.Rank r : ranks) {
       list.append(list.length() == 0 ? "" : ",").append(r.pid()).append('=').append(r.rank());
-    }
-    if (AttachTargets.isLocal(host)) {
-      startAgent(
-          distributedMaster()
-              .agentCommand(List.of("--attach", list.toString(), "--ranks-per-gdb", perGdb())),
-          secrets,
-          false,
-          "agent");
-      return;
     }
     List<String> mode =
         new ArrayList<>(List.of("--attach", list.toString(), "--ranks-per-gdb", perGdb()));
@@ -259,7 +257,7 @@ public final class AttachedSession extends DistributedSession {
   /** Fails when every agent has ended before the tree was ready. */
   @Override
   void checkAlive() throws IOException {
-    if (!anyProcessAlive()) {
+    if (!anyProcessAlive() && !servesHere()) {
       throw new IOException("every agent ended before the session was ready (see above)");
     }
   }

@@ -5,10 +5,13 @@ import com.typesafe.config.ConfigFactory;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.agent.AgentCommand;
+import io.sdmfabric.runtime.agent.LocalAgent;
+import io.sdmfabric.runtime.attach.AttachPlan;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionSecret;
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -218,6 +221,18 @@ public final class DistributedMaster {
       env.put(SessionKeystore.ENV, keystore.base64());
     }
     return env;
+  }
+
+  /**
+   * Serves {@code ranks}, running processes of this host, from this JVM ({@link LocalAgent}),
+   * {@code ranksPerGdb} to a gdb: they register with the rendezvous as an agent's do.
+   *
+   * @param held whether their launcher holds them for this session (they end with it)
+   * @param err where a rank that cannot be attached says why
+   */
+  public LocalAgent serveHere(
+      List<AttachPlan.Rank> ranks, int ranksPerGdb, boolean held, PrintStream err) {
+    return LocalAgent.attach(client.system(), secret, spec.config(), ranks, ranksPerGdb, held, err);
   }
 
   /** Ends the master, waiting a while for it, and deletes the session's keys. */

@@ -4,6 +4,8 @@ import io.sdmfabric.master.Session;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StartProgress;
+import io.sdmfabric.runtime.agent.LocalAgent;
+import io.sdmfabric.runtime.attach.AttachPlan;
 import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.wire.Commands;
 import java.io.IOException;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -53,6 +56,7 @@ public abstract sealed class DistributedSession extends MasterSession
 
   private final Duration wireUp;
   private final List<Child> children = new ArrayList<>();
+  private final List<LocalAgent> localAgents = new CopyOnWriteArrayList<>();
   private volatile DistributedMaster master;
   private volatile RankSet missing = RankSet.empty();
   private volatile Thread shutdownHook;
@@ -244,6 +248,19 @@ public abstract sealed class DistributedSession extends MasterSession
     }
   }
 
+  /**
+   * Serves {@code ranks}, running processes of this host, from this JVM, with no agent JVM ({@link
+   * DistributedMaster#serveHere}).
+   */
+  final void serveHere(List<AttachPlan.Rank> ranks, int ranksPerGdb, boolean held) {
+    localAgents.add(master.serveHere(ranks, ranksPerGdb, held, err));
+  }
+
+  /** Whether this JVM serves ranks of its own host. */
+  final boolean servesHere() {
+    return !localAgents.isEmpty();
+  }
+
   /** Whether any child process still runs. */
   final boolean anyProcessAlive() {
     synchronized (children) {
@@ -298,6 +315,11 @@ public abstract sealed class DistributedSession extends MasterSession
       m.close();
     }
     List<Thread> enders = new ArrayList<>();
+    for (LocalAgent local : localAgents) {
+      Thread t = new Thread(local::close, "end-local-agent");
+      t.start();
+      enders.add(t);
+    }
     synchronized (children) {
       for (Child c : children) {
         Runnable ender =

@@ -16,7 +16,6 @@ import io.sdmfabric.runtime.launch.RankSpool;
 import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ReplyCache;
-import io.sdmfabric.server.UnavailableRank;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
 import java.io.IOException;
@@ -353,18 +352,6 @@ public final class AgentCommand implements Callable<Integer> {
 
   /** Serves each attached rank with its gdb, and each rank gdb could not attach with the error. */
   private SpoolAttacher.Listener listener(ActorRef<NodeAgent.Message> agent, ReplyCache cache) {
-    return new SpoolAttacher.Listener() {
-      @Override
-      public void attached(int rank, GdbDebugger gdb) {
-        gdbs.add(gdb);
-        agent.tell(new NodeAgent.RankReady(rank, new DebuggerBackend(gdb, cache)));
-      }
-
-      @Override
-      public void failed(int rank, String why) {
-        err.println("sdm agent: rank " + rank + ": " + why);
-        agent.tell(new NodeAgent.RankReady(rank, new UnavailableRank("rank " + rank + ": " + why)));
-      }
-    };
+    return new ServedRanks(agent, cache, err, "sdm agent", gdbs);
   }
 }

@@ -28,11 +28,12 @@ import org.apache.pekko.cluster.typed.SelfUp;
 import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
- * The guardian of an agent JVM: it holds the agent's one server node, joins the master's cluster
- * and, once a member, asks the rendezvous for a challenge and for its ranks; each rank that becomes
- * ready joins the node's backends and is registered with the rendezvous as soon as the challenge is
- * there, with a proof of the session secret against it ({@link Rendezvous#proof}). It knocks again
- * every few seconds until the challenge comes.
+ * The guardian of an agent JVM (or, for the master's own host, an actor of the master's JVM): it
+ * holds the agent's one server node, joins the master's cluster and, once a member, asks the
+ * rendezvous for a challenge and for its ranks; each rank that becomes ready joins the node's
+ * backends and is registered with the rendezvous as soon as the challenge is there, with a proof of
+ * the session secret against it ({@link Rendezvous#proof}). It knocks again every few seconds until
+ * the challenge comes.
  */
 final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
   /** What the agent hears. */
@@ -40,7 +41,9 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
       permits Joined, RankReady, Challenged, Knock {}
 
   /** This JVM is a member of the master's cluster. */
-  record Joined(SelfUp up) implements Message {}
+  enum Joined implements Message {
+    INSTANCE
+  }
 
   /** A rank of this node is ready to be served by {@code backend}. */
   record RankReady(int rank, RankBackend backend) implements Message {}
@@ -75,7 +78,8 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
       Address master,
       SessionSecret secret,
       FabricConfig config,
-      Consumer<ActorRef<Message>> ranks) {
+      Consumer<ActorRef<Message>> ranks,
+      boolean inMaster) {
     super(context);
     this.timers = timers;
     this.secret = secret;
@@ -85,11 +89,19 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
     this.challenges = context.messageAdapter(Rendezvous.Challenge.class, Challenged::new);
     this.node = context.spawn(ServerNode.detached(config, backends), "node", ServerNode.DISPATCHER);
     Cluster cluster = Cluster.get(context.getSystem());
-    this.name = cluster.selfMember().address().toString();
-    cluster.manager().tell(Join.create(master));
-    cluster
-        .subscriptions()
-        .tell(Subscribe.create(context.messageAdapter(SelfUp.class, Joined::new), SelfUp.class));
+    // The master's own agent shares its member: its name only has to differ from every other's.
+    this.name = cluster.selfMember().address() + (inMaster ? "/master-host" : "");
+    if (inMaster) {
+      // In the master's own JVM, beside the rendezvous: nothing to join, nothing to wait for.
+      context.getSelf().tell(Joined.INSTANCE);
+    } else {
+      cluster.manager().tell(Join.create(master));
+      cluster
+          .subscriptions()
+          .tell(
+              Subscribe.create(
+                  context.messageAdapter(SelfUp.class, up -> Joined.INSTANCE), SelfUp.class));
+    }
   }
 
   /**
@@ -101,10 +113,32 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
       SessionSecret secret,
       FabricConfig config,
       Consumer<ActorRef<Message>> ranks) {
+    return create(master, secret, config, ranks, false);
+  }
+
+  /**
+   * An agent in the master's own actor system, for the ranks of the master's host: it is a member
+   * of the cluster already, and registers its ranks as any agent does, proving the secret.
+   */
+  static Behavior<Message> inMaster(
+      Address master,
+      SessionSecret secret,
+      FabricConfig config,
+      Consumer<ActorRef<Message>> ranks) {
+    return create(master, secret, config, ranks, true);
+  }
+
+  private static Behavior<Message> create(
+      Address master,
+      SessionSecret secret,
+      FabricConfig config,
+      Consumer<ActorRef<Message>> ranks,
+      boolean inMaster) {
     return Behaviors.withTimers(
         timers ->
             Behaviors.setup(
-                context -> new NodeAgent(context, timers, master, secret, config, ranks)));
+                context ->
+                    new NodeAgent(context, timers, master, secret, config, ranks, inMaster)));
   }
 
   @Override
