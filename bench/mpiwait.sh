@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cost of sdm's MPI wait-records library (runtime/.../launch/sdm_mpiwait.c) on a message-rate
-# loop. Run by `bench/run mpiwait [--rounds 9] [--seconds 2] [--blocks 10] [--before FILE.c]
+# loop. Run by `bench/run mpiwait [--rounds 9] [--seconds 2] [--blocks 200] [--before FILE.c]
 # [--keep RATES]` (RATES: a file to keep each run's figures in).
 #
 # Builds the library as sdm does (mpicc -shared -fPIC -O2), a library of empty wrappers of the
@@ -11,19 +11,20 @@
 # noise floor: what a difference between two identical runs looks like), with the empty wrappers,
 # with the --before library and with sdm's library preloaded. The ways take turns, and each round
 # starts one later in the turn so that none is always first. mpi_rate runs each size SECONDS cut
-# into BLOCKS blocks and gives the blocks' median and best; this prints, per size and way, the
-# median over the rounds of each (and the lowest and highest of the rounds' medians), and each
-# way's cost against plain: (plain - way) / plain of the medians.
+# into BLOCKS blocks and gives the median of the calm blocks (those in which the kernel switched
+# neither rank out for another process), the best block and the median of all; this prints, per
+# size and way, the median over the rounds of each (and the lowest and highest of the rounds'), and
+# each way's cost against plain: (plain - way) / plain of the medians.
 #
 # Two ranks that poll for each other's messages lose whole rounds when another process on this
 # 2-core machine takes one's core, so the same is measured two more ways, less sensitive to the
 # machine's load: in each turn, bench/src/main/c/mpi_self.c runs the loop's calls on one rank to
 # itself (64 MPI_Irecv, 64 MPI_Isend, one MPI_Waitall) for SECONDS / 2 per size in blocks of 5 ms,
-# and its table gives the same figures; last, when valgrind is installed, the instructions each
+# and its tables give the same figures; last, when valgrind is installed, the instructions each
 # library adds per message of mpi_self's loop (callgrind, counting only inside it), which no other
 # process changes.
 set -euo pipefail
-rounds=9 seconds=2 blocks=10 before= keep=
+rounds=9 seconds=2 blocks=200 before= keep=
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds=$2; shift 2 ;;
@@ -92,24 +93,31 @@ if [ -n "$keep" ]; then cp "$work/rates" "$keep"; cp "$work/self" "$keep.self"; 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 lowest() { sort -g | head -1; }
 highest() { sort -g | tail -1; }
-for table in rates:3 rates:4 self:3 self:4; do
+for table in rates:5 rates:4 rates:3 self:5 self:4; do
   file=$work/${table%:*} column=${table#*:}
-  if [ "$column" = 3 ]; then what="blocks' median"; else what="best block"; fi
+  case "$column" in
+    3) what="median of all blocks" ;;
+    4) what="best block" ;;
+    5) what="calm blocks' median (rounds with none left out; in parentheses, how many blocks were calm)" ;;
+  esac
   if [ "${table%:*}" = rates ]; then loop="mpi_rate, 2 ranks"; else loop="mpi_self, 1 rank to itself"; fi
-  echo "# $loop: messages per second, the $what of each run: median over $rounds rounds [lowest-highest]; cost against plain"
+  echo "# $loop: messages per second, the $what of each run: median over the rounds [lowest-highest]; cost against plain"
   printf "%-6s" bytes
-  for way in $ways; do printf " %-32s" "$way"; done
+  for way in $ways; do printf " %-34s" "$way"; done
   echo
   for size in 8 64 1024 8192; do
-    plain=$(awk -v s="$size" '$1 == "plain" && $2 == s { print $'$column' }' "$file" | median)
+    of() { awk -v w="$1" -v s="$size" -v c="$column" '$1 == w && $2 == s && $c > 0 { print $c }' "$file"; }
+    plain=$(of plain | median)
     printf "%-6s" "$size"
     for way in $ways; do
-      values=$(awk -v w="$way" -v s="$size" '$1 == w && $2 == s { print $'$column' }' "$file")
+      values=$(of "$way")
+      calm=$(awk -v w="$way" -v s="$size" '$1 == w && $2 == s { n += $6 } END { print n + 0 }' "$file")
+      if [ -z "$values" ]; then printf " %-34s" "-"; continue; fi
       m=$(median <<<"$values") lo=$(lowest <<<"$values") hi=$(highest <<<"$values")
-      cell=$(awk -v m="$m" -v lo="$lo" -v hi="$hi" -v p="$plain" -v w="$way" \
-        'BEGIN { c = (w == "plain") ? "" : sprintf(" %+.1f%%", (p - m) * 100 / p);
-                 printf "%.0f [%.0f-%.0f]%s", m, lo, hi, c }')
-      printf " %-32s" "$cell"
+      cell=$(awk -v m="$m" -v lo="$lo" -v hi="$hi" -v p="$plain" -v w="$way" -v c="$column" -v n="$calm" \
+        'BEGIN { x = (w == "plain" || p == "") ? "" : sprintf(" %+.1f%%", (p - m) * 100 / p);
+                 printf "%.0f [%.0f-%.0f]%s%s", m, lo, hi, x, c == 5 ? " (" n ")" : "" }')
+      printf " %-34s" "$cell"
     done
     echo
   done

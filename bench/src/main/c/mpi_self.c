@@ -6,12 +6,15 @@
  *
  * Usage: mpi_self ROUNDS SIZE: runs exchange() ROUNDS times (bench/mpiwait.sh counts the
  * instructions inside it with callgrind). mpi_self -t SECONDS BLOCKS: for each size, BLOCKS blocks
- * of SECONDS / BLOCKS, after a first one not counted; prints "SIZE MEDIAN BEST" in messages per
- * second of the blocks. */
+ * of SECONDS / BLOCKS, after a first one not counted; prints "SIZE MEDIAN BEST CALM_MEDIAN CALM" as
+ * mpi_rate.c does: messages per second of all blocks' median, the best block, the median of the
+ * calm blocks (those in which the kernel did not switch the process out: getrusage's ru_nivcsw)
+ * and how many were calm. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define WINDOW 64
 #define MAX_BLOCKS 10000
@@ -36,12 +39,24 @@ static int by_value(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+static double median_of(double *v, int n) {
+  qsort(v, n, sizeof *v, by_value);
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static long switched_out(void) {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_nivcsw;
+}
+
 static void timed(double seconds, int blocks) {
   static const int sizes[] = {8, 64, 1024, 8192};
-  static double rates[MAX_BLOCKS];
+  static double rates[MAX_BLOCKS], calm[MAX_BLOCKS];
   for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    int calms = 0;
     for (int block = -1; block < blocks; block++) {
-      long rounds = 0;
+      long rounds = 0, switches = switched_out();
       double start = MPI_Wtime(), now;
       do {
         exchange(1, sizes[s]);
@@ -49,12 +64,14 @@ static void timed(double seconds, int blocks) {
       } while ((now = MPI_Wtime()) - start < seconds / blocks);
       if (block >= 0) {
         rates[block] = rounds * WINDOW / (now - start);
+        if (switched_out() == switches) {
+          calm[calms++] = rates[block];
+        }
       }
     }
-    qsort(rates, blocks, sizeof *rates, by_value);
-    double median =
-        blocks % 2 ? rates[blocks / 2] : (rates[blocks / 2 - 1] + rates[blocks / 2]) / 2;
-    printf("%d %.0f %.0f\n", sizes[s], median, rates[blocks - 1]);
+    double calm_median = median_of(calm, calms);
+    double median = median_of(rates, blocks);
+    printf("%d %.0f %.0f %.0f %d\n", sizes[s], median, rates[blocks - 1], calm_median, calms);
   }
 }
 
