@@ -76,10 +76,10 @@ run() {
   local preload
   preload_of "$1"
   mpirun -n 2 --bind-to core "${preload[@]}" "$work/mpi_rate" "$seconds" "$blocks" \
-    | sed "s/^/$1 /" >>"$work/rates"
+    | sed "s/^/$1 /" >>"$work/rates" || echo "# round $round: $1's mpi_rate failed" >&2
   mpirun -n 1 --bind-to core "${preload[@]}" "$work/mpi_self" -t "$(awk -v s="$seconds" 'BEGIN { print s / 2 }')" \
     "$(awk -v s="$seconds" 'BEGIN { b = int(s / 2 / 0.005); print b < 1 ? 1 : b }')" \
-    | sed "s/^/$1 /" >>"$work/self"
+    | sed "s/^/$1 /" >>"$work/self" || echo "# round $round: $1's mpi_self failed" >&2
 }
 read -r -a turn <<<"$ways"
 echo "# $(date -u '+%F %T UTC'); load before: $(uptime | sed 's/.*load average: //')"
@@ -115,7 +115,7 @@ for table in rates:5 rates:4 rates:3 self:5 self:4; do
       if [ -z "$values" ]; then printf " %-34s" "-"; continue; fi
       m=$(median <<<"$values") lo=$(lowest <<<"$values") hi=$(highest <<<"$values")
       cell=$(awk -v m="$m" -v lo="$lo" -v hi="$hi" -v p="$plain" -v w="$way" -v c="$column" -v n="$calm" \
-        'BEGIN { x = (w == "plain" || p == "") ? "" : sprintf(" %+.1f%%", (p - m) * 100 / p);
+        'BEGIN { x = (w == "plain" || p == "" || p == 0) ? "" : sprintf(" %+.1f%%", (p - m) * 100 / p);
                  printf "%.0f [%.0f-%.0f]%s%s", m, lo, hi, x, c == 5 ? " (" n ")" : "" }')
       printf " %-34s" "$cell"
     done
