@@ -1,18 +1,37 @@
 #!/usr/bin/env bash
 # The cost of sdm's MPI wait-records library (runtime/.../launch/sdm_mpiwait.c) on a message-rate
-# loop. Run by `bench/run mpiwait [--rounds 5] [--seconds 1]`.
+# loop. Run by `bench/run mpiwait [--rounds 9] [--seconds 2] [--blocks 200] [--before FILE.c]
+# [--keep RATES]` (RATES: a file to keep each run's figures in).
 #
 # Builds the library as sdm does (mpicc -shared -fPIC -O2), a library of empty wrappers of the
-# same calls the loop makes (what any PMPI tool costs before it does anything), and
-# bench/src/main/c/mpi_rate.c; then runs mpi_rate on 2 ranks under mpirun ROUNDS times each way,
-# plain, with the empty wrappers and with sdm's library preloaded, in turn, and prints each size's
-# median rates and the differences to plain.
+# same calls the loop makes (what any PMPI tool costs before it does anything), optionally another
+# version of the library from FILE.c (--before: e.g. `git show main:PATH`, to compare before and
+# after in one run), and bench/src/main/c/mpi_rate.c. Then runs mpi_rate on 2 ranks under mpirun,
+# each rank bound to a core of its own, ROUNDS times each way: plain twice (the second plain is the
+# noise floor: what a difference between two identical runs looks like), with the empty wrappers,
+# with the --before library and with sdm's library preloaded. The ways take turns, and each round
+# starts one later in the turn so that none is always first. mpi_rate runs each size SECONDS cut
+# into BLOCKS blocks and gives the median of the calm blocks (those in which the kernel switched
+# neither rank out for another process), the best block and the median of all; this prints, per
+# size and way, the median over the rounds of each (and the lowest and highest of the rounds'), and
+# each way's cost against plain: (plain - way) / plain of the medians.
+#
+# Two ranks that poll for each other's messages lose whole rounds when another process on this
+# 2-core machine takes one's core, so the same is measured two more ways, less sensitive to the
+# machine's load: in each turn, bench/src/main/c/mpi_self.c runs the loop's calls on one rank to
+# itself (64 MPI_Irecv, 64 MPI_Isend, one MPI_Waitall) for SECONDS / 2 per size in blocks of 5 ms,
+# and its tables give the same figures; last, when valgrind is installed, the instructions each
+# library adds per message of mpi_self's loop (callgrind, counting only inside it), which no other
+# process changes.
 set -euo pipefail
-rounds=5 seconds=1
+rounds=9 seconds=2 blocks=200 before= keep=
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds=$2; shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
+    --blocks) blocks=$2; shift 2 ;;
+    --before) before=$2; shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -37,20 +56,83 @@ int MPI_Recv(void *b, int n, MPI_Datatype t, int s, int g, MPI_Comm c, MPI_Statu
 int MPI_Barrier(MPI_Comm c) { return PMPI_Barrier(c); }
 C
 mpicc -shared -fPIC -O2 -o "$work/libempty.so" "$work/empty.c"
+ways="plain plain2 empty"
+if [ -n "$before" ]; then
+  mpicc -shared -fPIC -O2 -o "$work/libbefore.so" "$before"
+  ways="$ways before"
+fi
+ways="$ways sdm"
 mpicc -O2 -o "$work/mpi_rate" bench/src/main/c/mpi_rate.c
+mpicc -O2 -o "$work/mpi_self" bench/src/main/c/mpi_self.c
+preload_of() {
+  case "$1" in
+    plain | plain2) preload=() ;;
+    empty) preload=(-x LD_PRELOAD="$work/libempty.so") ;;
+    before) preload=(-x LD_PRELOAD="$work/libbefore.so") ;;
+    sdm) preload=(-x LD_PRELOAD="$work/libsdm_mpiwait.so") ;;
+  esac
+}
+run() {
+  local preload
+  preload_of "$1"
+  mpirun -n 2 --bind-to core "${preload[@]}" "$work/mpi_rate" "$seconds" "$blocks" \
+    | sed "s/^/$1 /" >>"$work/rates" || echo "# round $round: $1's mpi_rate failed" >&2
+  mpirun -n 1 --bind-to core "${preload[@]}" "$work/mpi_self" -t "$(awk -v s="$seconds" 'BEGIN { print s / 2 }')" \
+    "$(awk -v s="$seconds" 'BEGIN { b = int(s / 2 / 0.005); print b < 1 ? 1 : b }')" \
+    | sed "s/^/$1 /" >>"$work/self" || echo "# round $round: $1's mpi_self failed" >&2
+}
+read -r -a turn <<<"$ways"
+echo "# $(date -u '+%F %T UTC'); load before: $(uptime | sed 's/.*load average: //')"
 for round in $(seq "$rounds"); do
-  mpirun --oversubscribe -n 2 "$work/mpi_rate" "$seconds" | sed "s/^/plain /" >>"$work/rates"
-  mpirun --oversubscribe -n 2 -x LD_PRELOAD="$work/libempty.so" "$work/mpi_rate" "$seconds" \
-    | sed "s/^/empty /" >>"$work/rates"
-  mpirun --oversubscribe -n 2 -x LD_PRELOAD="$work/libsdm_mpiwait.so" "$work/mpi_rate" "$seconds" \
-    | sed "s/^/preloaded /" >>"$work/rates"
+  for i in $(seq 0 $((${#turn[@]} - 1))); do
+    run "${turn[$(((i + round) % ${#turn[@]}))]}"
+  done
 done
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-echo "bytes plain_msgs_per_s empty_wrappers_msgs_per_s sdm_msgs_per_s empty_cost_percent sdm_cost_percent (medians of $rounds rounds, in turn)"
-for size in 8 64 1024 8192; do
-  plain=$(awk -v s="$size" '$1 == "plain" && $2 == s { print $3 }' "$work/rates" | median)
-  empty=$(awk -v s="$size" '$1 == "empty" && $2 == s { print $3 }' "$work/rates" | median)
-  preloaded=$(awk -v s="$size" '$1 == "preloaded" && $2 == s { print $3 }' "$work/rates" | median)
-  awk -v s="$size" -v p="$plain" -v e="$empty" -v q="$preloaded" \
-    'BEGIN { printf "%d %.0f %.0f %.0f %.1f %.1f\n", s, p, e, q, (p - e) * 100 / p, (p - q) * 100 / p }'
+echo "# $(date -u '+%F %T UTC'); load after: $(uptime | sed 's/.*load average: //')"
+if [ -n "$keep" ]; then cp "$work/rates" "$keep"; cp "$work/self" "$keep.self"; fi
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+lowest() { sort -g | head -1; }
+highest() { sort -g | tail -1; }
+for table in rates:5 rates:4 rates:3 self:5 self:4; do
+  file=$work/${table%:*} column=${table#*:}
+  case "$column" in
+    3) what="median of all blocks" ;;
+    4) what="best block" ;;
+    5) what="calm blocks' median (rounds with none left out; in parentheses, how many blocks were calm)" ;;
+  esac
+  if [ "${table%:*}" = rates ]; then loop="mpi_rate, 2 ranks"; else loop="mpi_self, 1 rank to itself"; fi
+  echo "# $loop: messages per second, the $what of each run: median over the rounds [lowest-highest]; cost against plain"
+  printf "%-6s" bytes
+  for way in $ways; do printf " %-34s" "$way"; done
+  echo
+  for size in 8 64 1024 8192; do
+    of() { awk -v w="$1" -v s="$size" -v c="$column" '$1 == w && $2 == s && $c > 0 { print $c }' "$file"; }
+    plain=$(of plain | median)
+    printf "%-6s" "$size"
+    for way in $ways; do
+      values=$(of "$way")
+      calm=$(awk -v w="$way" -v s="$size" '$1 == w && $2 == s { n += $6 } END { print n + 0 }' "$file")
+      if [ -z "$values" ]; then printf " %-34s" "-"; continue; fi
+      m=$(median <<<"$values") lo=$(lowest <<<"$values") hi=$(highest <<<"$values")
+      cell=$(awk -v m="$m" -v lo="$lo" -v hi="$hi" -v p="$plain" -v w="$way" -v c="$column" -v n="$calm" \
+        'BEGIN { x = (w == "plain" || p == "" || p == 0) ? "" : sprintf(" %+.1f%%", (p - m) * 100 / p);
+                 printf "%.0f [%.0f-%.0f]%s%s", m, lo, hi, x, c == 5 ? " (" n ")" : "" }')
+      printf " %-34s" "$cell"
+    done
+    echo
+  done
 done
+if command -v valgrind >/dev/null; then
+  self_rounds=1000
+  echo "# instructions per message, mpi_self $self_rounds rounds of 64 messages of 8 bytes to itself under callgrind"
+  for way in $ways; do
+    [ "$way" = plain2 ] && continue
+    preload_of "$way"
+    count=$(mpirun -n 1 "${preload[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      --collect-atstart=no --toggle-collect=exchange "$work/mpi_self" "$self_rounds" 8 2>&1 \
+      | awk '/Collected :/ { print $NF }')
+    [ "$way" = plain ] && base=$count
+    awk -v w="$way" -v c="$count" -v b="$base" -v m=$(((self_rounds + 1) * 64)) \
+      'BEGIN { printf "%-6s %.1f per message (%+.1f against plain)\n", w, c / m, (c - b) / m }'
+  done
+fi

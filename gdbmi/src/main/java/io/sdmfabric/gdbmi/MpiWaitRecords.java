@@ -117,7 +117,7 @@ final class MpiWaitRecords {
       for (int i = 0; i < waits; i++) {
         int at = started(b, b.getLong(WAITING_AT + 8 * i));
         if (at < 0) {
-          continue; // started too long before: not in the ring any more
+          continue; // started too long before (not in the ring any more), or a null request
         }
         MpiWait.Comm c = comm(b, b.getInt(at + 12));
         comm = peers.isEmpty() ? c : comm;

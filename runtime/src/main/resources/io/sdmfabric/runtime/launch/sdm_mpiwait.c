@@ -71,8 +71,12 @@ _Static_assert(sizeof(struct sdm_op) == 24, "sdm_op layout");
 _Static_assert(sizeof(struct sdm_comm) == 288, "sdm_comm layout");
 _Static_assert(sizeof(struct sdm_state) == 8256, "sdm_state layout");
 
-__attribute__((visibility("default"))) volatile struct sdm_state sdm_wait_state = {
-    .magic = "SDMWAIT", .version = 2, .world_rank = -1};
+/* The records. The library writes them by a name of its own, so that its code reaches them
+   directly rather than through the global offset table, and exports them as sdm_wait_state, the
+   name the reader looks up. */
+static volatile struct sdm_state sdm_state = {.magic = "SDMWAIT", .version = 2, .world_rank = -1};
+extern volatile struct sdm_state sdm_wait_state
+    __attribute__((alias("sdm_state"), visibility("default")));
 
 static int next_comm = 1;
 
@@ -110,96 +114,120 @@ static uint64_t describe(volatile struct sdm_comm *c, MPI_Comm comm) {
   return key;
 }
 
+/* The communicator slot_of() found last, which the next call most likely asks for again: a
+   program's nonblocking calls come in runs on one communicator. 0: none. */
+static int last_slot;
+static int64_t last_handle;
+
 /* The slot of comm; slot 0 is MPI_COMM_WORLD. A new one takes the next slot round the table. */
 static int slot_of(MPI_Comm comm) {
   if (comm == MPI_COMM_WORLD) {
     return 0;
   }
   int64_t h = handle_of(&comm, sizeof comm);
+  if (last_slot != 0 && last_handle == h) {
+    return last_slot;
+  }
+  last_handle = h;
   for (int i = 1; i < SDM_COMMS; i++) {
-    if (sdm_wait_state.comms[i].size != 0 && sdm_wait_state.comms[i].handle == h) {
-      return i;
+    if (sdm_state.comms[i].size != 0 && sdm_state.comms[i].handle == h) {
+      return last_slot = i;
     }
   }
   int i = next_comm;
   next_comm = next_comm + 1 < SDM_COMMS ? next_comm + 1 : 1;
-  volatile struct sdm_comm *c = &sdm_wait_state.comms[i];
+  volatile struct sdm_comm *c = &sdm_state.comms[i];
   c->size = 0;
   c->handle = h;
   c->collectives = 0;
   c->key = describe(c, comm);
-  return i;
+  return last_slot = i;
 }
 
 static void forget(MPI_Comm comm) {
   int64_t h = handle_of(&comm, sizeof comm);
   for (int i = 1; i < SDM_COMMS; i++) {
-    if (sdm_wait_state.comms[i].handle == h) {
-      sdm_wait_state.comms[i].size = 0;
+    if (sdm_state.comms[i].handle == h) {
+      sdm_state.comms[i].size = 0;
     }
+  }
+  if (last_handle == h) {
+    last_slot = 0;
   }
 }
 
 static void block(int call, int peer, int tag, MPI_Comm comm) {
-  sdm_wait_state.polling = 0;
-  sdm_wait_state.waits = 0;
-  sdm_wait_state.blocking.peer = peer;
-  sdm_wait_state.blocking.tag = tag;
-  sdm_wait_state.blocking.comm = slot_of(comm);
-  sdm_wait_state.blocking.seq = 0;
+  sdm_state.polling = 0;
+  sdm_state.waits = 0;
+  sdm_state.blocking.peer = peer;
+  sdm_state.blocking.tag = tag;
+  sdm_state.blocking.comm = slot_of(comm);
+  sdm_state.blocking.seq = 0;
   BARRIER();
-  sdm_wait_state.blocking.call = call;
+  sdm_state.blocking.call = call;
 }
 
 static void collective(int call, MPI_Comm comm) {
   int slot = slot_of(comm);
-  sdm_wait_state.polling = 0;
-  sdm_wait_state.waits = 0;
-  sdm_wait_state.blocking.peer = -2;
-  sdm_wait_state.blocking.tag = -1;
-  sdm_wait_state.blocking.comm = slot;
-  sdm_wait_state.blocking.seq = ++sdm_wait_state.comms[slot].collectives;
+  sdm_state.polling = 0;
+  sdm_state.waits = 0;
+  sdm_state.blocking.peer = -2;
+  sdm_state.blocking.tag = -1;
+  sdm_state.blocking.comm = slot;
+  sdm_state.blocking.seq = ++sdm_state.comms[slot].collectives;
   BARRIER();
-  sdm_wait_state.blocking.call = call;
+  sdm_state.blocking.call = call;
 }
 
 static void done(void) {
   BARRIER();
-  sdm_wait_state.blocking.call = SDM_NONE;
+  sdm_state.blocking.call = SDM_NONE;
 }
 
-/* A request started: the ring's next slot, its call written last, so that a slot read while it
-   is being written is either the old request or empty. */
-static void started(int call, int peer, int tag, MPI_Comm comm, MPI_Request *request) {
-  volatile struct sdm_op *op = &sdm_wait_state.requests[sdm_wait_state.started % SDM_REQUESTS];
+/* A request being started: the ring's next slot, emptied (its call 0), then its peer and tag,
+   before the MPI call; started() writes the communicator's slot and the handle the call returned,
+   then the call, last, and moves the ring on, so that a slot read while it is being written is
+   empty. A call that fails leaves the slot empty and the next one takes it again. Both are inlined
+   into the wrappers, and only the slot's address lives across the MPI call. */
+static inline __attribute__((always_inline)) volatile struct sdm_op *starting(int peer, int tag) {
+  volatile struct sdm_op *op = &sdm_state.requests[(uint64_t)sdm_state.started % SDM_REQUESTS];
+  __asm__("" : "+r"(op)); /* one register for the slot, not the parts of its address */
   op->call = SDM_NONE;
   BARRIER();
   op->peer = peer;
   op->tag = tag;
-  op->comm = slot_of(comm);
+  return op;
+}
+
+static inline __attribute__((always_inline)) void started(volatile struct sdm_op *op, int call,
+                                                          int comm, const MPI_Request *request) {
+  op->comm = comm;
   op->seq = handle_of(request, sizeof *request);
   BARRIER();
   op->call = call;
-  sdm_wait_state.started++;
+  sdm_state.started++;
 }
 
-/* The blocking call waits on the count requests (those not null): their handles. */
+/* The blocking call waits on the count requests: their handles, copied as they are, null ones too
+   (the reader finds no start of a null request in the ring and passes over it). */
 static void await(int call, int count, const MPI_Request *requests, int any, int polling) {
-  int waits = 0;
-  for (int r = 0; r < count && waits < SDM_WAITING; r++) {
-    if (requests[r] != MPI_REQUEST_NULL) {
-      sdm_wait_state.waiting[waits++] = handle_of(&requests[r], sizeof requests[r]);
+  int waits = count < SDM_WAITING ? count : SDM_WAITING;
+  if (sizeof *requests == sizeof(int64_t)) {
+    memcpy((void *)sdm_state.waiting, requests, waits * sizeof(int64_t));
+  } else {
+    for (int r = 0; r < waits; r++) {
+      sdm_state.waiting[r] = handle_of(&requests[r], sizeof requests[r]);
     }
   }
-  sdm_wait_state.polling = polling;
-  sdm_wait_state.waits = waits;
-  sdm_wait_state.any = any;
-  sdm_wait_state.blocking.peer = -2;
-  sdm_wait_state.blocking.tag = -1;
-  sdm_wait_state.blocking.comm = 0;
-  sdm_wait_state.blocking.seq = 0;
+  sdm_state.polling = polling;
+  sdm_state.waits = waits;
+  sdm_state.any = any;
+  sdm_state.blocking.peer = -2;
+  sdm_state.blocking.tag = -1;
+  sdm_state.blocking.comm = 0;
+  sdm_state.blocking.seq = 0;
   BARRIER();
-  sdm_wait_state.blocking.call = call;
+  sdm_state.blocking.call = call;
 }
 
 /* MPI has started: this rank's place in MPI_COMM_WORLD, and that communicator in slot 0. */
@@ -208,10 +236,10 @@ static void mpi_started(void) {
   MPI_Comm world = MPI_COMM_WORLD;
   PMPI_Comm_rank(world, &rank);
   PMPI_Comm_size(world, &size);
-  sdm_wait_state.world_size = size;
-  sdm_wait_state.comms[0].handle = handle_of(&world, sizeof world);
-  sdm_wait_state.comms[0].key = describe(&sdm_wait_state.comms[0], world);
-  sdm_wait_state.world_rank = rank;
+  sdm_state.world_size = size;
+  sdm_state.comms[0].handle = handle_of(&world, sizeof world);
+  sdm_state.comms[0].key = describe(&sdm_state.comms[0], world);
+  sdm_state.world_rank = rank;
 }
 
 int MPI_Init(int *argc, char ***argv) {
@@ -285,29 +313,37 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
   return rc;
 }
 
-/* Nonblocking calls: their requests, until a wait or test completes them. */
-#define ISEND(NAME, CALL)                                                                        \
-  int NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,      \
-           MPI_Request *request) {                                                               \
-    int rc = P##NAME(buf, count, type, dest, tag, comm, request);                                \
+/* Nonblocking calls: their requests, until a wait or test completes them. A call on
+   MPI_COMM_WORLD, the most frequent, takes a path of its own with nothing else to keep across the
+   MPI call and no call of the library's own; one on another communicator finds its slot after. */
+#define START(NAME, CALL, BUFFER)                                                                \
+  static __attribute__((noinline)) int NAME##_on(BUFFER buf, int count, MPI_Datatype type,       \
+                                                 int peer, int tag, MPI_Comm comm,               \
+                                                 MPI_Request *request) {                         \
+    volatile struct sdm_op *op = starting(peer, tag);                                            \
+    int rc = P##NAME(buf, count, type, peer, tag, comm, request);                                \
     if (rc == MPI_SUCCESS) {                                                                     \
-      started(CALL, dest, tag, comm, request);                                                   \
+      started(op, CALL, slot_of(comm), request);                                                 \
+    }                                                                                            \
+    return rc;                                                                                   \
+  }                                                                                              \
+  int NAME(BUFFER buf, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,           \
+           MPI_Request *request) {                                                               \
+    if (comm != MPI_COMM_WORLD) {                                                                \
+      return NAME##_on(buf, count, type, peer, tag, comm, request);                              \
+    }                                                                                            \
+    volatile struct sdm_op *op = starting(peer, tag);                                            \
+    int rc = P##NAME(buf, count, type, peer, tag, comm, request);                                \
+    if (rc == MPI_SUCCESS) {                                                                     \
+      started(op, CALL, 0, request);                                                             \
     }                                                                                            \
     return rc;                                                                                   \
   }
-ISEND(MPI_Isend, SDM_ISEND)
-ISEND(MPI_Issend, SDM_ISSEND)
-ISEND(MPI_Ibsend, SDM_IBSEND)
-ISEND(MPI_Irsend, SDM_IRSEND)
-
-int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-              MPI_Request *request) {
-  int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
-  if (rc == MPI_SUCCESS) {
-    started(SDM_IRECV, source, tag, comm, request);
-  }
-  return rc;
-}
+START(MPI_Isend, SDM_ISEND, const void *)
+START(MPI_Issend, SDM_ISSEND, const void *)
+START(MPI_Ibsend, SDM_IBSEND, const void *)
+START(MPI_Irsend, SDM_IRSEND, const void *)
+START(MPI_Irecv, SDM_IRECV, void *)
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   await(SDM_WAIT, 1, request, 0, 0);
