@@ -235,6 +235,25 @@ public final class DistributedMaster {
     return LocalAgent.attach(client.system(), secret, spec.config(), ranks, ranksPerGdb, held, err);
   }
 
+  /**
+   * Serves the launched job's ranks that stop in this host's {@code spool} before their exec of
+   * {@code program} from this JVM ({@link LocalAgent}), {@code ranksPerGdb} to a gdb.
+   *
+   * @param err where a rank that cannot be attached says why
+   */
+  public LocalAgent serveSpoolHere(Path spool, Path program, int ranksPerGdb, PrintStream err) {
+    return LocalAgent.launched(
+        client.system(),
+        secret,
+        spec.config(),
+        spool,
+        program,
+        spec.size(),
+        spec.wireUp(),
+        ranksPerGdb,
+        err);
+  }
+
   /** Ends the master, waiting a while for it, and deletes the session's keys. */
   public void close() {
     client.terminate();

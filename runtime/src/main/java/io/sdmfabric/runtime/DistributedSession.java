@@ -10,6 +10,7 @@ import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.wire.Commands;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -254,6 +255,14 @@ public abstract sealed class DistributedSession extends MasterSession
    */
   final void serveHere(List<AttachPlan.Rank> ranks, int ranksPerGdb, boolean held) {
     localAgents.add(master.serveHere(ranks, ranksPerGdb, held, err));
+  }
+
+  /**
+   * Serves the launched ranks that stop in this host's {@code spool} from this JVM, with no agent
+   * JVM ({@link DistributedMaster#serveSpoolHere}).
+   */
+  final void serveSpoolHere(Path spool, Path program, int ranksPerGdb) {
+    localAgents.add(master.serveSpoolHere(spool, program, ranksPerGdb, err));
   }
 
   /** Whether this JVM serves ranks of its own host. */

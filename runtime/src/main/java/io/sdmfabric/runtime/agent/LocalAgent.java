@@ -4,12 +4,16 @@ import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.runtime.attach.AttachPlan;
+import io.sdmfabric.runtime.launch.RankSpool;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.wire.SessionSecret;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.cluster.typed.Cluster;
@@ -17,21 +21,21 @@ import org.apache.pekko.cluster.typed.Cluster;
 /**
  * The agent of the master's own host, in the master's JVM: the gdbs of this host's ranks and their
  * server node run beside the master, with no agent JVM to start and no cluster to join, which is
- * most of what an attach costs on few cores. It registers its ranks with the rendezvous as any
- * agent does, proving the session's secret. Closing it ends its gdbs, which detach from the
- * processes they attached to: those run on.
+ * most of what a small job's start costs on few cores. It registers its ranks with the rendezvous
+ * as any agent does, proving the session's secret. Its ranks are running processes ({@code sdm
+ * attach}) or a launched job's, from this host's spool. Closing it ends its gdbs.
  */
 public final class LocalAgent implements AutoCloseable {
-  private final PidAttacher attacher;
+  private final Runnable stopAttaching;
   private final List<GdbDebugger> gdbs = new CopyOnWriteArrayList<>();
 
-  private LocalAgent(PidAttacher attacher) {
-    this.attacher = attacher;
+  private LocalAgent(Runnable stopAttaching) {
+    this.stopAttaching = stopAttaching;
   }
 
   /**
-   * Attaches to {@code ranks}, processes of this host, and serves them from {@code master}'s actor
-   * system, {@code ranksPerGdb} to a gdb.
+   * Attaches to {@code ranks}, running processes of this host, and serves them from {@code
+   * master}'s actor system, {@code ranksPerGdb} to a gdb.
    *
    * @param held whether the processes are held by their launcher for this session (the PMIx tool
    *     interface): they end with it
@@ -45,28 +49,68 @@ public final class LocalAgent implements AutoCloseable {
       int ranksPerGdb,
       boolean held,
       PrintStream err) {
-    LocalAgent local =
-        new LocalAgent(new PidAttacher(new GdbPool(GdbOptions.defaults(), ranksPerGdb), held));
+    PidAttacher attacher = new PidAttacher(new GdbPool(GdbOptions.defaults(), ranksPerGdb), held);
     List<PidAttacher.Target> targets =
         ranks.stream().map(r -> new PidAttacher.Target(r.pid(), r.rank())).toList();
+    LocalAgent local = new LocalAgent(attacher::stop);
+    local.serve(master, secret, config, listener -> attacher.start(targets, listener), err);
+    return local;
+  }
+
+  /**
+   * Serves the ranks of a launched job that stop in this host's {@code spool} before their exec of
+   * {@code program}, {@code ranksPerGdb} to a gdb, from {@code master}'s actor system: the job's
+   * {@code size} ranks, or those that come within {@code wireUp}.
+   *
+   * @param err where a rank that cannot be attached says why
+   */
+  public static LocalAgent launched(
+      ActorSystem<?> master,
+      SessionSecret secret,
+      FabricConfig config,
+      Path spool,
+      Path program,
+      int size,
+      Duration wireUp,
+      int ranksPerGdb,
+      PrintStream err) {
+    SpoolAttacher attacher =
+        new SpoolAttacher(
+            new RankSpool(spool),
+            size,
+            wireUp,
+            new GdbPool(GdbOptions.defaults(), ranksPerGdb),
+            program);
+    LocalAgent local = new LocalAgent(attacher::stop);
+    local.serve(master, secret, config, attacher::start, err);
+    return local;
+  }
+
+  /** Spawns the agent; once it is there, {@code attach} starts handing ranks to it. */
+  private void serve(
+      ActorSystem<?> master,
+      SessionSecret secret,
+      FabricConfig config,
+      Consumer<SpoolAttacher.Listener> attach,
+      PrintStream err) {
     ReplyCache cache = new ReplyCache();
     master.systemActorOf(
         NodeAgent.inMaster(
             Cluster.get(master).selfMember().address(),
             secret,
             config,
-            agent ->
-                local.attacher.start(
-                    targets, new ServedRanks(agent, cache, err, "sdm", local.gdbs))),
+            agent -> attach.accept(new ServedRanks(agent, cache, err, "sdm", gdbs))),
         "master-host-agent",
         Props.empty());
-    return local;
   }
 
-  /** Stops attaching, and ends the gdbs: each detaches from its processes, which run on. */
+  /**
+   * Stops attaching, and ends the gdbs: each detaches from a process it attached to running, which
+   * runs on, and ends one it saw start.
+   */
   @Override
   public void close() {
-    attacher.stop();
+    stopAttaching.run();
     gdbs.parallelStream().forEach(GdbDebugger::close);
   }
 }
