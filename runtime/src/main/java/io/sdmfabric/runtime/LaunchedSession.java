@@ -6,7 +6,6 @@ import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.launch.JobHosts;
 import io.sdmfabric.runtime.launch.JobLauncher;
-import io.sdmfabric.runtime.launch.LauncherFamily;
 import io.sdmfabric.runtime.launch.MpiWaitLibrary;
 import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.runtime.launch.RankShim;
@@ -32,8 +31,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A session whose ranks a real launcher starts (mpirun or srun): the master runs in this JVM, the
  * ranks start under the rank shim, and one agent JVM per node, started through the same launcher,
- * attaches a gdb to each of its node's ranks and serves them; a job of this host alone under Open
- * MPI's mpirun (no other host, outside an allocation) is served from this JVM instead, with no
+ * attaches a gdb to each of its node's ranks and serves them; a job of this host alone (mpirun or
+ * mpiexec naming no other host, outside an allocation) is served from this JVM instead, with no
  * agent. The ranks' output comes through the launcher, tagged with each line's rank, and is merged
  * here. Closing it ends the master, then the agents (and so every gdb and rank) and the ranks'
  * launcher together.
@@ -164,12 +163,9 @@ public final class LaunchedSession extends DistributedSession {
     Optional<JobLauncher.SlurmJob> job = Optional.empty();
     String address = spec.address();
     List<String> hosts = JobHosts.of(launcher, spec.launcherOptions(), System.getenv());
-    // A job of this host alone is served from this JVM, with no agent to launch and join. Open
-    // MPI's only for now: under MPICH's hydra, 2 test runs in 5 saw no rank of such a job register
-    // within the wire-up time (not understood yet), so hydra's jobs keep their agent.
-    boolean here =
-        launcher.family() == LauncherFamily.OPEN_MPI
-            && hosts.stream().allMatch(AttachTargets::isLocal);
+    // A job of this host alone is served from this JVM, with no agent to launch and join. Slurm
+    // places the ranks itself, wherever it likes.
+    boolean here = !launcher.isSlurm() && hosts.stream().allMatch(AttachTargets::isLocal);
     if (address == null) {
       if (hosts.isEmpty() && launcher.isSlurm()) {
         // Slurm places the job: its nodes are known once rank 0 says them.

@@ -58,10 +58,18 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
 
   private static final Duration KNOCK_AGAIN = Duration.ofSeconds(3);
 
+  /**
+   * How soon the master's own agent knocks again: its rendezvous is in its JVM, and may not be
+   * there yet in the moment the master's actor system has started.
+   */
+  private static final Duration KNOCK_AGAIN_IN_MASTER = Duration.ofMillis(50);
+
   private final SessionSecret secret;
   private final Consumer<ActorRef<Message>> ranks;
   private final TimerScheduler<Message> timers;
-  private final ActorRef<Rendezvous.Command> rendezvous;
+  private final String rendezvousPath;
+  private final Duration knockAgain;
+  private ActorRef<Rendezvous.Command> rendezvous; // resolved again at each knock
   private final ActorRef<Rendezvous.Challenge> challenges;
   private final ActorRefResolver resolver;
   private final String name;
@@ -85,7 +93,9 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
     this.secret = secret;
     this.ranks = ranks;
     this.resolver = ActorRefResolver.get(context.getSystem());
-    this.rendezvous = resolver.resolveActorRef(master + "/user/" + Session.RENDEZVOUS);
+    this.rendezvousPath = master + "/user/" + Session.RENDEZVOUS;
+    this.rendezvous = resolver.resolveActorRef(rendezvousPath);
+    this.knockAgain = inMaster ? KNOCK_AGAIN_IN_MASTER : KNOCK_AGAIN;
     this.challenges = context.messageAdapter(Rendezvous.Challenge.class, Challenged::new);
     this.node = context.spawn(ServerNode.detached(config, backends), "node", ServerNode.DISPATCHER);
     Cluster cluster = Cluster.get(context.getSystem());
@@ -152,12 +162,14 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
   }
 
   private Behavior<Message> onJoined(Joined joined) {
-    timers.startTimerWithFixedDelay(Knock.INSTANCE, Duration.ZERO, KNOCK_AGAIN);
+    timers.startTimerWithFixedDelay(Knock.INSTANCE, Duration.ZERO, knockAgain);
     ranks.accept(getContext().getSelf());
     return this;
   }
 
   private Behavior<Message> onKnock(Knock knock) {
+    // A local path resolved before its actor exists names no one for good: resolve it each time.
+    rendezvous = resolver.resolveActorRef(rendezvousPath);
     rendezvous.tell(new Rendezvous.Knock(name, challenges));
     return this;
   }
