@@ -13,13 +13,19 @@ import java.util.List;
  * the bytes of its {@code sdm_wait_state} as gdb reads them from a stopped rank. The layout is the
  * C structure's, in the byte order of the machine (x86-64 and aarch64 alike: little-endian); the
  * two change together, with the version.
+ *
+ * <p>Version 3: an operation's call and communicator slot share its first 32 bits (16 each), and
+ * the ring of requests started has 256 slots numbered by a byte, {@code next}, the slot being
+ * written. The reader passes over that slot, whatever it holds, so that the library writes a
+ * start's parts in any order and with nothing emptied first; the others, from {@code next - 1}
+ * back, are the 255 latest starts (a slot never written has call 0).
  */
 final class MpiWaitRecords {
   /** The symbol the library keeps its records in. */
   static final String SYMBOL = "sdm_wait_state";
 
-  static final int VERSION = 2;
-  static final int REQUESTS = 128;
+  static final int VERSION = 3;
+  static final int REQUESTS = 256;
   static final int WAITING = 64;
   static final int COMMS = 16;
   static final int RUNS = 32;
@@ -28,8 +34,13 @@ final class MpiWaitRecords {
   private static final int COMM = 288;
   private static final int BLOCKING = 32;
   private static final int WAITING_AT = BLOCKING + OP;
-  private static final int STARTED = WAITING_AT + 8 * WAITING;
-  private static final int RING = STARTED + 8;
+
+  /** Where the number of the ring's slot being written is: one byte. */
+  static final int NEXT = WAITING_AT + 8 * WAITING;
+
+  /** Where the ring of requests started is. */
+  static final int RING = NEXT + 8;
+
   private static final int COMMS_AT = RING + OP * REQUESTS;
 
   /** The size of the records. */
@@ -93,7 +104,7 @@ final class MpiWaitRecords {
     boolean polling = b.getInt(20) != 0;
     int waits = Math.min(Math.max(b.getInt(24), 0), WAITING);
     boolean any = b.getInt(28) != 0;
-    int call = b.getInt(BLOCKING);
+    int call = call(b, BLOCKING);
     if (call <= 0 || call >= CALLS.size()) {
       return MpiWait.IDLE;
     }
@@ -106,7 +117,7 @@ final class MpiWaitRecords {
           false,
           false,
           List.of(),
-          comm(b, b.getInt(BLOCKING + 12)),
+          comm(b, slot(b, BLOCKING)),
           sequence);
     }
     List<MpiWait.Peer> peers = new ArrayList<>();
@@ -119,23 +130,26 @@ final class MpiWaitRecords {
         if (at < 0) {
           continue; // started too long before (not in the ring any more), or a null request
         }
-        MpiWait.Comm c = comm(b, b.getInt(at + 12));
+        MpiWait.Comm c = comm(b, slot(b, at));
         comm = peers.isEmpty() ? c : comm;
-        peers.add(peer(b, at, CALLS.get(b.getInt(at))));
+        peers.add(peer(b, at, CALLS.get(call(b, at))));
       }
     } else {
-      comm = comm(b, b.getInt(BLOCKING + 12));
+      comm = comm(b, slot(b, BLOCKING));
       peers.add(peer(b, BLOCKING, name));
     }
     return new MpiWait(MpiWait.State.WAITING, name, polling, any, peers, comm, 0);
   }
 
-  /** Where the ring has the latest start of the request with {@code handle}; -1 if nowhere. */
+  /**
+   * Where the ring has the latest start of the request with {@code handle}; -1 if nowhere. The slot
+   * at {@code next} is being written, or is the oldest, about to be: it is passed over.
+   */
   private static int started(ByteBuffer b, long handle) {
-    long next = b.getLong(STARTED);
-    for (long n = next - 1; n >= 0 && n >= next - REQUESTS; n--) {
-      int at = RING + OP * (int) (n % REQUESTS);
-      int call = b.getInt(at);
+    int next = Byte.toUnsignedInt(b.get(NEXT));
+    for (int back = 1; back < REQUESTS; back++) {
+      int at = RING + OP * ((next - back + REQUESTS) % REQUESTS);
+      int call = call(b, at);
       if (b.getLong(at + 16) == handle && call > 0 && call < CALLS.size()) {
         return at;
       }
@@ -143,11 +157,21 @@ final class MpiWaitRecords {
     return -1;
   }
 
+  /** The call of the operation at {@code at}: the low 16 bits of its first 32. */
+  private static int call(ByteBuffer b, int at) {
+    return Short.toUnsignedInt(b.getShort(at));
+  }
+
+  /** The communicator slot of the operation at {@code at}: the high 16 bits of its first 32. */
+  private static int slot(ByteBuffer b, int at) {
+    return Short.toUnsignedInt(b.getShort(at + 2));
+  }
+
   /** The operation at {@code at}, its peer translated to a rank of MPI_COMM_WORLD. */
   private static MpiWait.Peer peer(ByteBuffer b, int at, String call) {
     int peer = b.getInt(at + 4);
     int tag = b.getInt(at + 8);
-    int slot = b.getInt(at + 12);
+    int slot = slot(b, at);
     int world;
     if (peer == -1) {
       world = MpiWait.Peer.ANY;

@@ -57,6 +57,9 @@ class MpiWaitRecordsTest {
     assertEquals(MpiWaitRecords.COMMS, number(s, "#define SDM_COMMS (\\d+)"));
     assertEquals(MpiWaitRecords.RUNS, number(s, "#define SDM_RUNS (\\d+)"));
     assertEquals(MpiWaitRecords.VERSION, number(s, "\\.version = (\\d+)"));
+    assertEquals(MpiWaitRecords.NEXT, number(s, "offsetof\\(struct sdm_state, next\\) == (\\d+)"));
+    assertEquals(
+        MpiWaitRecords.RING, number(s, "offsetof\\(struct sdm_state, requests\\) == (\\d+)"));
   }
 
   private static int number(String text, String regex) {
@@ -71,8 +74,8 @@ class MpiWaitRecordsTest {
   private static ByteBuffer records() {
     ByteBuffer b = ByteBuffer.allocate(MpiWaitRecords.SIZE).order(ByteOrder.LITTLE_ENDIAN);
     b.put("SDMWAIT\0".getBytes(StandardCharsets.US_ASCII));
-    b.putInt(8, 2).putInt(12, 2).putInt(16, 4);
-    int comms = 32 + 24 + 8 * 64 + 8 + 24 * 128;
+    b.putInt(8, MpiWaitRecords.VERSION).putInt(12, 2).putInt(16, 4);
+    int comms = MpiWaitRecords.RING + 24 * MpiWaitRecords.REQUESTS;
     b.putInt(comms, 4).putInt(comms + 4, 1).putLong(comms + 280, 11); // world: 0-3
     b.putInt(comms + 24, 0).putInt(comms + 28, 3);
     int odd = comms + 288; // slot 1: world ranks 3 and 1, in that order
@@ -84,7 +87,7 @@ class MpiWaitRecordsTest {
   @Test
   void aBlockingReceiveOnASubcommunicatorNamesItsPeerAsAWorldRank() {
     ByteBuffer b = records();
-    b.putInt(32 + 4, 1).putInt(32 + 8, 9).putInt(32 + 12, 1).putInt(32, 5); // MPI_Recv from 1
+    b.putInt(32 + 4, 1).putInt(32 + 8, 9).putInt(32, call(5, 1)); // MPI_Recv from 1 on slot 1
     MpiWait w = MpiWaitRecords.decode(b.array());
     assertEquals(
         new MpiWait(
@@ -101,7 +104,7 @@ class MpiWaitRecordsTest {
   @Test
   void aCollectiveHasItsNumberAndAWaitallItsRequests() {
     ByteBuffer b = records();
-    b.putInt(32 + 4, -2).putInt(32 + 8, -1).putInt(32 + 12, 0).putLong(32 + 16, 3).putInt(32, 25);
+    b.putInt(32 + 4, -2).putInt(32 + 8, -1).putLong(32 + 16, 3).putInt(32, call(25, 0));
     assertEquals(
         new MpiWait(
             MpiWait.State.WAITING,
@@ -113,13 +116,13 @@ class MpiWaitRecordsTest {
             3),
         MpiWaitRecords.decode(b.array()));
     ByteBuffer w = records();
-    int ring = 32 + 24 + 8 * 64 + 8;
-    w.putLong(ring - 8, 130); // 130 started: the latest in slot 1, the one before in slot 0
-    w.putInt(ring + 24, 13)
+    int ring = MpiWaitRecords.RING;
+    w.put(MpiWaitRecords.NEXT, (byte) 2); // the latest in slot 1, the one before in slot 0
+    w.putInt(ring + 24, call(13, 0))
         .putInt(ring + 24 + 4, -1)
         .putInt(ring + 24 + 8, 4)
         .putLong(ring + 24 + 16, 77);
-    w.putInt(ring, 9)
+    w.putInt(ring, call(9, 0))
         .putInt(ring + 4, 2)
         .putInt(ring + 8, 4)
         .putLong(ring + 16, 77); // older, same handle
@@ -132,10 +135,73 @@ class MpiWaitRecordsTest {
     assertEquals(List.of(new MpiWait.Peer(MpiWait.Peer.ANY, 4, "MPI_Irecv")), waitall.peers());
   }
 
+  /** The first 32 bits of an operation: its call, and its communicator's slot above. */
+  private static int call(int call, int slot) {
+    return call | slot << 16;
+  }
+
+  /** Records of a rank in MPI_Waitall on the request with handle 77 alone. */
+  private static ByteBuffer waitingOn77() {
+    ByteBuffer w = records();
+    w.putInt(24, 1).putLong(32 + 24, 77);
+    w.putInt(32 + 4, -2).putInt(32, call(15, 0));
+    return w;
+  }
+
+  /** Puts a start into slot {@code slot} of the ring. */
+  private static void start(ByteBuffer b, int slot, int call, int commSlot, int peer, long handle) {
+    int at = MpiWaitRecords.RING + 24 * slot;
+    b.putInt(at, call(call, commSlot))
+        .putInt(at + 4, peer)
+        .putInt(at + 8, 5)
+        .putLong(at + 16, handle);
+  }
+
+  @Test
+  void theSlotBeingWrittenIsPassedOver() {
+    ByteBuffer w = waitingOn77();
+    w.put(MpiWaitRecords.NEXT, (byte) 7);
+    start(w, 7, 9, 0, 3, 77); // being written: its parts may be another start's
+    start(w, 6, 13, 0, 0, 77); // the latest start of 77
+    assertEquals(
+        List.of(new MpiWait.Peer(0, 5, "MPI_Irecv")), MpiWaitRecords.decode(w.array()).peers());
+    ByteBuffer only = waitingOn77();
+    only.put(MpiWaitRecords.NEXT, (byte) 7);
+    start(only, 7, 9, 0, 3, 77);
+    assertEquals(List.of(), MpiWaitRecords.decode(only.array()).peers());
+  }
+
+  @Test
+  void theRingWrapsRoundAtItsByteAndKeepsTheLatest255Starts() {
+    ByteBuffer w = waitingOn77();
+    w.put(MpiWaitRecords.NEXT, (byte) 0); // the latest start in slot 255
+    start(w, 255, 9, 0, 1, 77);
+    start(w, 254, 13, 0, 2, 77);
+    assertEquals(
+        List.of(new MpiWait.Peer(1, 5, "MPI_Isend")), MpiWaitRecords.decode(w.array()).peers());
+    ByteBuffer oldest = waitingOn77();
+    oldest.put(MpiWaitRecords.NEXT, (byte) 1); // slot 2 is the oldest start kept, 255 back
+    start(oldest, 2, 10, 0, 3, 77);
+    assertEquals(
+        List.of(new MpiWait.Peer(3, 5, "MPI_Issend")),
+        MpiWaitRecords.decode(oldest.array()).peers());
+  }
+
+  @Test
+  void aStartOnASubcommunicatorHasItsSlotBesideItsCall() {
+    ByteBuffer w = waitingOn77();
+    w.put(MpiWaitRecords.NEXT, (byte) 1);
+    start(w, 0, 9, 1, 0, 77); // to rank 0 of slot 1: world rank 3
+    MpiWait wait = MpiWaitRecords.decode(w.array());
+    assertEquals(List.of(new MpiWait.Peer(3, 5, "MPI_Isend")), wait.peers());
+    assertEquals(new MpiWait.Comm(22, 2, RankSet.of(1, 3), false), wait.comm());
+  }
+
   @Test
   void noCallIsIdleAndOtherBytesAreUnknown() {
     assertEquals(MpiWait.IDLE, MpiWaitRecords.decode(records().array()));
     assertEquals(MpiWait.UNKNOWN, MpiWaitRecords.decode(new byte[MpiWaitRecords.SIZE]));
     assertEquals(MpiWait.UNKNOWN, MpiWaitRecords.decode(records().putInt(12, -1).array()));
+    assertEquals(MpiWait.UNKNOWN, MpiWaitRecords.decode(records().putInt(8, 2).array()));
   }
 }

@@ -2,23 +2,24 @@
  * sdm's MPI wait records: a PMPI interposition library that sdm compiles with the job's own mpicc
  * and preloads into the ranks it launches. Each rank keeps, in sdm_wait_state, the MPI call it is
  * blocked in (peer, tag, communicator, or the number of a collective on its communicator), the
- * handles of the requests a wait or test waits on, and the last SDM_REQUESTS nonblocking requests
- * started, in a ring. Nothing is computed or sent: when gdb has stopped the rank, sdm reads the
- * structure's bytes from the rank's memory, finds each request waited on in the ring (its latest
+ * handles of the requests a wait or test waits on, and the last SDM_REQUESTS - 1 nonblocking
+ * requests started, in a ring. Nothing is computed or sent: when gdb has stopped the rank, sdm reads
+ * the structure's bytes from the rank's memory, finds each request waited on in the ring (its latest
  * start with that handle), and builds the wait-for graph across ranks. A call costs a few stores:
  * nothing is searched or freed. The layout is fixed (io.sdmfabric.gdbmi.MpiWaitRecords reads it):
  * change both together, and the version with them.
  *
  * Limits: one blocking call per process (a second thread's call overwrites the first's), a request
- * started more than SDM_REQUESTS requests before it is waited on is not found (its peer is not
+ * started SDM_REQUESTS - 1 requests or more before it is waited on is not found (its peer is not
  * known), at most SDM_WAITING requests per wait and SDM_COMMS communicators described at once
  * (older ones are dropped), and only the C bindings.
  */
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#define SDM_REQUESTS 128
+#define SDM_REQUESTS 256 /* the ring's slots, numbered by a byte: it wraps round by itself */
 #define SDM_WAITING 64
 #define SDM_COMMS 16
 #define SDM_RUNS 32
@@ -33,14 +34,17 @@ enum sdm_call {
   SDM_REDUCE_SCATTER, SDM_REDUCE_SCATTER_BLOCK, SDM_SCAN, SDM_EXSCAN, SDM_FINALIZE
 };
 
-/* One operation: a blocking call, or a request it started. */
+/* One operation: a blocking call, or a request it started. The call and the communicator's slot
+   share 32 bits, so that one store writes both. */
 struct sdm_op {
-  int32_t call;
+  uint16_t call;
+  uint16_t comm; /* slot in comms[] */
   int32_t peer;  /* rank in the communicator; MPI_ANY_SOURCE as -1; -2 for a collective */
   int32_t tag;   /* MPI_ANY_TAG as -1 */
-  int32_t comm;  /* slot in comms[] */
-  int64_t seq;   /* a collective's number on its communicator, from 1; a request's handle */
+  int64_t seq;   /* (after 4 bytes of padding) a collective's number on its communicator, from 1;
+                    a request's handle */
 };
+#define CALL_ON(call, slot) ((uint32_t)(call) | (uint32_t)(slot) << 16)
 
 /* A communicator: its members' world ranks in its own rank order, as runs of consecutive ranks. */
 struct sdm_comm {
@@ -62,23 +66,42 @@ struct sdm_state {
   int32_t any;     /* it waits for any one of them, not all */
   struct sdm_op blocking;
   int64_t waiting[SDM_WAITING];         /* handles of the requests waited on */
-  int64_t started;                      /* requests started so far: the ring's next slot */
-  struct sdm_op requests[SDM_REQUESTS]; /* the last ones started, seq their handles */
+  uint8_t next; /* the ring's slot being written, which the reader passes over */
+  struct sdm_op requests[SDM_REQUESTS]; /* the ones started before, seq their handles */
   struct sdm_comm comms[SDM_COMMS];
 };
 
 _Static_assert(sizeof(struct sdm_op) == 24, "sdm_op layout");
 _Static_assert(sizeof(struct sdm_comm) == 288, "sdm_comm layout");
-_Static_assert(sizeof(struct sdm_state) == 8256, "sdm_state layout");
+_Static_assert(offsetof(struct sdm_op, seq) == 16, "sdm_op layout");
+_Static_assert(offsetof(struct sdm_state, next) == 568, "sdm_state layout");
+_Static_assert(offsetof(struct sdm_state, requests) == 576, "sdm_state layout");
+_Static_assert(sizeof(struct sdm_state) == 11328, "sdm_state layout");
 
 /* The records. The library writes them by a name of its own, so that its code reaches them
    directly rather than through the global offset table, and exports them as sdm_wait_state, the
    name the reader looks up. */
-static volatile struct sdm_state sdm_state = {.magic = "SDMWAIT", .version = 2, .world_rank = -1};
+static volatile struct sdm_state sdm_state = {.magic = "SDMWAIT", .version = 3, .world_rank = -1};
 extern volatile struct sdm_state sdm_wait_state
     __attribute__((alias("sdm_state"), visibility("default")));
 
 static int next_comm = 1;
+
+/* The MPI calls of the wrappers a program calls most often are called through the global offset
+   table, as -fno-plt would: one jump fewer per call than through the procedure linkage table. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define NOPLT(name) extern __typeof__(name) name __attribute__((noplt));
+NOPLT(PMPI_Isend)
+NOPLT(PMPI_Issend)
+NOPLT(PMPI_Ibsend)
+NOPLT(PMPI_Irsend)
+NOPLT(PMPI_Irecv)
+NOPLT(PMPI_Wait)
+NOPLT(PMPI_Waitall)
+NOPLT(PMPI_Test)
+NOPLT(PMPI_Send)
+NOPLT(PMPI_Recv)
+#endif
 
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
 
@@ -159,12 +182,12 @@ static void forget(MPI_Comm comm) {
 static void block(int call, int peer, int tag, MPI_Comm comm) {
   sdm_state.polling = 0;
   sdm_state.waits = 0;
+  int slot = slot_of(comm);
   sdm_state.blocking.peer = peer;
   sdm_state.blocking.tag = tag;
-  sdm_state.blocking.comm = slot_of(comm);
   sdm_state.blocking.seq = 0;
   BARRIER();
-  sdm_state.blocking.call = call;
+  *(volatile uint32_t *)&sdm_state.blocking = CALL_ON(call, slot);
 }
 
 static void collective(int call, MPI_Comm comm) {
@@ -173,10 +196,9 @@ static void collective(int call, MPI_Comm comm) {
   sdm_state.waits = 0;
   sdm_state.blocking.peer = -2;
   sdm_state.blocking.tag = -1;
-  sdm_state.blocking.comm = slot;
   sdm_state.blocking.seq = ++sdm_state.comms[slot].collectives;
   BARRIER();
-  sdm_state.blocking.call = call;
+  *(volatile uint32_t *)&sdm_state.blocking = CALL_ON(call, slot);
 }
 
 static void done(void) {
@@ -184,28 +206,29 @@ static void done(void) {
   sdm_state.blocking.call = SDM_NONE;
 }
 
-/* A request being started: the ring's next slot, emptied (its call 0), then its peer and tag,
-   before the MPI call; started() writes the communicator's slot and the handle the call returned,
-   then the call, last, and moves the ring on, so that a slot read while it is being written is
-   empty. A call that fails leaves the slot empty and the next one takes it again. Both are inlined
-   into the wrappers, and only the slot's address lives across the MPI call. */
-static inline __attribute__((always_inline)) volatile struct sdm_op *starting(int peer, int tag) {
-  volatile struct sdm_op *op = &sdm_state.requests[(uint64_t)sdm_state.started % SDM_REQUESTS];
+/* A request being started: its peer and tag go into the ring's next slot before the MPI call;
+   started() writes the call with its communicator's slot, in one store, and the handle the call
+   returned, then moves the ring on. The reader passes over the slot at next, the one being
+   written, so the slot's parts go in any order and nothing is emptied first; a call that fails
+   leaves next where it was and the next call takes the slot again. Both are inlined into the
+   wrappers, and only the slot's address lives across the MPI call. */
+static inline __attribute__((always_inline)) volatile struct sdm_op *starting(
+    int peer, int tag, const MPI_Request *request) {
+  volatile struct sdm_op *op = &sdm_state.requests[sdm_state.next];
   __asm__("" : "+r"(op)); /* one register for the slot, not the parts of its address */
-  op->call = SDM_NONE;
-  BARRIER();
   op->peer = peer;
   op->tag = tag;
+  op->seq = (int64_t)(intptr_t)request; /* until the call returns: nothing else to keep */
   return op;
 }
 
-static inline __attribute__((always_inline)) void started(volatile struct sdm_op *op, int call,
-                                                          int comm, const MPI_Request *request) {
-  op->comm = comm;
-  op->seq = handle_of(request, sizeof *request);
+static inline __attribute__((always_inline)) void started(volatile struct sdm_op *op,
+                                                          uint32_t call_on) {
+  *(volatile uint32_t *)op = call_on;
+  op->seq = handle_of((const MPI_Request *)(intptr_t)op->seq, sizeof(MPI_Request));
   BARRIER();
-  op->call = call;
-  sdm_state.started++;
+  *(uint8_t *)&sdm_state.next += 1; /* one instruction: not a volatile load and store */
+  BARRIER();
 }
 
 /* The blocking call waits on the count requests: their handles, copied as they are, null ones too
@@ -224,10 +247,9 @@ static void await(int call, int count, const MPI_Request *requests, int any, int
   sdm_state.any = any;
   sdm_state.blocking.peer = -2;
   sdm_state.blocking.tag = -1;
-  sdm_state.blocking.comm = 0;
   sdm_state.blocking.seq = 0;
   BARRIER();
-  sdm_state.blocking.call = call;
+  *(volatile uint32_t *)&sdm_state.blocking = CALL_ON(call, 0);
 }
 
 /* MPI has started: this rank's place in MPI_COMM_WORLD, and that communicator in slot 0. */
@@ -316,28 +338,28 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int 
 /* Nonblocking calls: their requests, until a wait or test completes them. A call on
    MPI_COMM_WORLD, the most frequent, takes a path of its own with nothing else to keep across the
    MPI call and no call of the library's own; one on another communicator finds its slot after. */
-#define START(NAME, CALL, BUFFER)                                                                \
-  static __attribute__((noinline)) int NAME##_on(BUFFER buf, int count, MPI_Datatype type,       \
-                                                 int peer, int tag, MPI_Comm comm,               \
-                                                 MPI_Request *request) {                         \
-    volatile struct sdm_op *op = starting(peer, tag);                                            \
-    int rc = P##NAME(buf, count, type, peer, tag, comm, request);                                \
-    if (rc == MPI_SUCCESS) {                                                                     \
-      started(op, CALL, slot_of(comm), request);                                                 \
-    }                                                                                            \
-    return rc;                                                                                   \
-  }                                                                                              \
-  int NAME(BUFFER buf, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,           \
-           MPI_Request *request) {                                                               \
-    if (comm != MPI_COMM_WORLD) {                                                                \
-      return NAME##_on(buf, count, type, peer, tag, comm, request);                              \
-    }                                                                                            \
-    volatile struct sdm_op *op = starting(peer, tag);                                            \
-    int rc = P##NAME(buf, count, type, peer, tag, comm, request);                                \
-    if (rc == MPI_SUCCESS) {                                                                     \
-      started(op, CALL, 0, request);                                                             \
-    }                                                                                            \
-    return rc;                                                                                   \
+#define START(NAME, CALL, BUFFER)                                                                  \
+  static __attribute__((noinline)) int NAME##_on(BUFFER buf, int count, MPI_Datatype type,         \
+                                                 int peer, int tag, MPI_Comm comm,                 \
+                                                 MPI_Request *request) {                           \
+    volatile struct sdm_op *op = starting(peer, tag, request);                                     \
+    int rc = P##NAME(buf, count, type, peer, tag, comm, request);                                  \
+    if (rc == MPI_SUCCESS) {                                                                       \
+      started(op, CALL_ON(CALL, slot_of(comm)));                                                   \
+    }                                                                                              \
+    return rc;                                                                                     \
+  }                                                                                                \
+  int NAME(BUFFER buf, int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,             \
+           MPI_Request *request) {                                                                 \
+    if (comm != MPI_COMM_WORLD) {                                                                  \
+      return NAME##_on(buf, count, type, peer, tag, comm, request);                                \
+    }                                                                                              \
+    volatile struct sdm_op *op = starting(peer, tag, request);                                     \
+    int rc = P##NAME(buf, count, type, peer, tag, comm, request);                                  \
+    if (rc == MPI_SUCCESS) {                                                                       \
+      started(op, CALL_ON(CALL, 0));                                                               \
+    }                                                                                              \
+    return rc;                                                                                     \
   }
 START(MPI_Isend, SDM_ISEND, const void *)
 START(MPI_Issend, SDM_ISSEND, const void *)
