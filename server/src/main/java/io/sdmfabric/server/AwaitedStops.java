@@ -13,7 +13,8 @@ import java.util.List;
  * while other addressed ranks still run) wait out the window.
  *
  * <p>A rank stops being awaited when it stops, exits, loses its debugger or its server, or answers
- * the command that resumed it with an error (it did not resume). Used in the node's actor only.
+ * the command that resumed it with an error (it did not resume). An exit alone sends nothing up
+ * early: the exited program's last output may still be on its way. Used in the node's actor only.
  */
 final class AwaitedStops {
   /** How many resuming commands a node remembers, to know their error replies. */
@@ -45,21 +46,25 @@ final class AwaitedStops {
   }
 
   /**
-   * Events pass up; returns true when they told the stop of the last awaited rank, so that what is
-   * held should go up now.
+   * Events pass up; returns true when they told the stop of the last awaited rank (a stop, not an
+   * exit), so that what is held should go up now.
    */
   boolean reported(List<ReplyGroup> events) {
     if (awaited.isEmpty()) {
       return false;
     }
-    boolean some = false;
+    boolean stopped = false;
     for (ReplyGroup g : events) {
-      if (endsRunning(CanonicalBytes.kindOf(g.body())) && g.ranks().intersects(awaited)) {
+      EventBody.KindCase kind = CanonicalBytes.kindOf(g.body());
+      if (endsRunning(kind) && g.ranks().intersects(awaited)) {
         awaited = awaited.minus(g.ranks());
-        some = true;
+        // An exit sends nothing up by itself: a program's last output can trail its exit (its
+        // terminal is read on), and the window lets it catch up, as before. A stopped program
+        // writes nothing more.
+        stopped |= kind != EventBody.KindCase.EXIT;
       }
     }
-    return some && awaited.isEmpty();
+    return stopped && awaited.isEmpty();
   }
 
   /**
