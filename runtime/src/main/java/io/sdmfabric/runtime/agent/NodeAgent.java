@@ -32,8 +32,8 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * holds the agent's one server node, joins the master's cluster and, once a member, asks the
  * rendezvous for a challenge and for its ranks; each rank that becomes ready joins the node's
  * backends and is registered with the rendezvous as soon as the challenge is there, with a proof of
- * the session secret against it ({@link Rendezvous#proof}). It knocks again every few seconds until
- * the challenge comes.
+ * the session secret against it ({@link Rendezvous#proof}). It knocks again every few seconds (the
+ * master's own agent every 50 ms) until the challenge comes.
  */
 final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
   /** What the agent hears. */
