@@ -213,7 +213,7 @@ public final class AttachedSession extends DistributedSession {
   private void startAgent(String host, List<AttachPlan.Rank> ranks, Map<String, String> secrets)
       throws IOException {
     if (AttachTargets.isLocal(host)) {
-      serveHere(ranks, spec.ranksPerGdb(), false);
+      serveHere(ranks, spec.ranksPerGdb());
       return;
     }
     StringBuilder list = new StringBuilder();

@@ -225,14 +225,13 @@ public final class DistributedMaster {
 
   /**
    * Serves {@code ranks}, running processes of this host, from this JVM ({@link LocalAgent}),
-   * {@code ranksPerGdb} to a gdb: they register with the rendezvous as an agent's do.
+   * {@code ranksPerGdb} to a gdb: they register with the rendezvous as an agent's do, and run on
+   * after the session.
    *
-   * @param held whether their launcher holds them for this session (they end with it)
    * @param err where a rank that cannot be attached says why
    */
-  public LocalAgent serveHere(
-      List<AttachPlan.Rank> ranks, int ranksPerGdb, boolean held, PrintStream err) {
-    return LocalAgent.attach(client.system(), secret, spec.config(), ranks, ranksPerGdb, held, err);
+  public LocalAgent serveHere(List<AttachPlan.Rank> ranks, int ranksPerGdb, PrintStream err) {
+    return LocalAgent.attach(client.system(), secret, spec.config(), ranks, ranksPerGdb, err);
   }
 
   /**

@@ -253,8 +253,8 @@ public abstract sealed class DistributedSession extends MasterSession
    * Serves {@code ranks}, running processes of this host, from this JVM, with no agent JVM ({@link
    * DistributedMaster#serveHere}).
    */
-  final void serveHere(List<AttachPlan.Rank> ranks, int ranksPerGdb, boolean held) {
-    localAgents.add(master.serveHere(ranks, ranksPerGdb, held, err));
+  final void serveHere(List<AttachPlan.Rank> ranks, int ranksPerGdb) {
+    localAgents.add(master.serveHere(ranks, ranksPerGdb, err));
   }
 
   /**

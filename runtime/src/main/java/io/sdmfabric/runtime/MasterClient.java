@@ -118,17 +118,7 @@ final class MasterClient {
    * until the tree is wired (on the actor system's threads: it must be thread-safe).
    */
   void reportJoining(Consumer<StartProgress> progress) {
-    ActorRef<Rendezvous.Progress> listener =
-        system.systemActorOf(
-            Behaviors.receive(Rendezvous.Progress.class)
-                .onMessage(Rendezvous.Progress.class, p -> joining(progress, p))
-                .build(),
-            "start-progress",
-            Props.empty());
-    system
-        .classicSystem()
-        .eventStream()
-        .subscribe(Adapter.toClassic(listener), Rendezvous.Progress.class);
+    onEventStream(Rendezvous.Progress.class, "start-progress", p -> joining(progress, p));
   }
 
   private static Behavior<Rendezvous.Progress> joining(
@@ -143,24 +133,32 @@ final class MasterClient {
    * closed.
    */
   Subscription reportStops(Consumer<StartProgress> progress, int size) {
-    ActorRef<HeldStops> listener =
-        system.systemActorOf(
-            Behaviors.receive(HeldStops.class)
-                .onMessage(
-                    HeldStops.class,
-                    h -> {
-                      progress.accept(new StartProgress.Stopping(h.stopped(), h.resumed(), size));
-                      return Behaviors.same();
-                    })
-                .build(),
+    org.apache.pekko.actor.ActorRef classic =
+        onEventStream(
+            HeldStops.class,
             "stop-progress-" + calls.incrementAndGet(),
-            Props.empty());
-    org.apache.pekko.actor.ActorRef classic = Adapter.toClassic(listener);
-    system.classicSystem().eventStream().subscribe(classic, HeldStops.class);
+            h -> {
+              progress.accept(new StartProgress.Stopping(h.stopped(), h.resumed(), size));
+              return Behaviors.same();
+            });
     return () -> {
       system.classicSystem().eventStream().unsubscribe(classic);
       system.classicSystem().stop(classic);
     };
+  }
+
+  /**
+   * An actor named {@code name} that hands each {@code type} published on the actor system's event
+   * stream to {@code handle}, subscribed to it; returns it.
+   */
+  private <T> org.apache.pekko.actor.ActorRef onEventStream(
+      Class<T> type, String name, java.util.function.Function<T, Behavior<T>> handle) {
+    ActorRef<T> listener =
+        system.systemActorOf(
+            Behaviors.receive(type).onMessage(type, handle::apply).build(), name, Props.empty());
+    org.apache.pekko.actor.ActorRef classic = Adapter.toClassic(listener);
+    system.classicSystem().eventStream().subscribe(classic, type);
+    return classic;
   }
 
   /** Removes every receiver of unsolicited events: what the session says from now on is no news. */

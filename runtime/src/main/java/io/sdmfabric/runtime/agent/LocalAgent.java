@@ -35,10 +35,8 @@ public final class LocalAgent implements AutoCloseable {
 
   /**
    * Attaches to {@code ranks}, running processes of this host, and serves them from {@code
-   * master}'s actor system, {@code ranksPerGdb} to a gdb.
+   * master}'s actor system, {@code ranksPerGdb} to a gdb; they run on after the session.
    *
-   * @param held whether the processes are held by their launcher for this session (the PMIx tool
-   *     interface): they end with it
    * @param err where a rank that cannot be attached says why
    */
   public static LocalAgent attach(
@@ -47,9 +45,8 @@ public final class LocalAgent implements AutoCloseable {
       FabricConfig config,
       List<AttachPlan.Rank> ranks,
       int ranksPerGdb,
-      boolean held,
       PrintStream err) {
-    PidAttacher attacher = new PidAttacher(new GdbPool(GdbOptions.defaults(), ranksPerGdb), held);
+    PidAttacher attacher = new PidAttacher(new GdbPool(GdbOptions.defaults(), ranksPerGdb), false);
     List<PidAttacher.Target> targets =
         ranks.stream().map(r -> new PidAttacher.Target(r.pid(), r.rank())).toList();
     LocalAgent local = new LocalAgent(attacher::stop);
