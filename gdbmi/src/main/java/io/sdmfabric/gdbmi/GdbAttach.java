@@ -167,7 +167,7 @@ final class GdbAttach {
             stopped ->
                 link.send(MiCommands.listThreadGroups())
                     .thenCombine(
-                        programHasSources(),
+                        programHasDebugInfo(pid),
                         (groups, symbols) ->
                             new ProgramInfo(
                                 executable(groups, Path.of("/proc", Long.toString(pid), "exe")),
@@ -180,11 +180,23 @@ final class GdbAttach {
   }
 
   /**
-   * Whether the program (not its shared libraries, which may have debug info installed) has source
-   * files: gdb lists the program's objfile first.
+   * Whether the program (not its shared libraries, which may have debug info installed) has debug
+   * info. Its own ELF file answers at no cost to gdb when it has; otherwise gdb, which also knows
+   * debug info kept in a separate file, and lists the program's objfile first.
    */
-  private CompletableFuture<Boolean> programHasSources() {
-    return link.send(MiCommands.sourceFilesByObjfile(inferior.whole()))
+  private CompletableFuture<Boolean> programHasDebugInfo(long pid) {
+    try {
+      if (ElfHeader.hasDebugInfoSection(Path.of("/proc", Long.toString(pid), "exe"))) {
+        return CompletableFuture.completedFuture(true);
+      }
+    } catch (IOException e) {
+      // gdb has read it, or says why not: ask gdb.
+    }
+    return gdbKnowsDebugInfo();
+  }
+
+  private CompletableFuture<Boolean> gdbKnowsDebugInfo() {
+    return link.send(MiCommands.objfilesDebugInfo(inferior.whole()))
         .handle(
             (reply, error) -> {
               if (error != null) {
@@ -192,7 +204,10 @@ final class GdbAttach {
               }
               List<MiValue> objfiles = reply.results().list("files").items();
               return !objfiles.isEmpty()
-                  && !GdbResults.asTuple(objfiles.get(0)).list("sources").items().isEmpty();
+                  && !GdbResults.asTuple(objfiles.get(0))
+                      .optString("debug-info")
+                      .orElse("none")
+                      .equals("none");
             });
   }
 

@@ -57,8 +57,13 @@ final class ProgramTerminals {
     };
   }
 
-  /** Closes every terminal. */
+  /**
+   * Closes every terminal: all hang up first, so that their readers end together rather than one
+   * poll after another (64 attached ranks' terminals took 6 s closed in turn).
+   */
   void closeAll() {
+    first.hangUp();
+    others.forEach(Pty::hangUp);
     first.close();
     others.forEach(Pty::close);
   }

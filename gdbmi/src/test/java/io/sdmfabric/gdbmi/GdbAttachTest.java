@@ -16,6 +16,7 @@ import io.sdmfabric.model.StopReason;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -60,10 +61,11 @@ class GdbAttachTest {
 
   /** Starts the ticker and waits until it ticks in main, so that its stack shows main. */
   private void startTicker() throws Exception {
-    program =
-        new ProcessBuilder(TestPrograms.get("ticker").toString(), TICKS)
-            .redirectErrorStream(true)
-            .start();
+    startTicker(TestPrograms.get("ticker"));
+  }
+
+  private void startTicker(Path executable) throws Exception {
+    program = new ProcessBuilder(executable.toString(), TICKS).redirectErrorStream(true).start();
     BufferedReader lines =
         new BufferedReader(new InputStreamReader(program.getInputStream(), StandardCharsets.UTF_8));
     Future<String> first = CompletableFuture.supplyAsync(() -> readLine(lines));
@@ -136,6 +138,18 @@ class GdbAttachTest {
    * gdb 13 can die here of a SIGTERM (a failed internal assertion while it checks the condition,
    * and a core dump); closing sends none, so gdb detaches and exits with status 0.
    */
+  @Test
+  void anAttachSaysWhetherTheProgramItselfHasDebugInfo() throws Exception {
+    // The C library's debug info may be installed: only the program's own counts.
+    startTicker(TestPrograms.withoutDebugInfo("ticker"));
+    gdb = GdbDebugger.start();
+    ProgramInfo info = gdb.attach(program.pid()).get(30, TimeUnit.SECONDS);
+    assertEquals(TestPrograms.withoutDebugInfo("ticker").toString(), info.program());
+    assertFalse(info.hasDebugInfo());
+    gdb.detach().get(10, TimeUnit.SECONDS);
+    assertFinishesNormally();
+  }
+
   @Test
   void closingDetachesFromARunningProgramAndNeverKillsIt() throws Exception {
     startTicker();

@@ -31,6 +31,7 @@ public final class Pty implements AutoCloseable {
   private final int slave;
   private final String slaveName;
   private final Thread reader;
+  private volatile boolean hungUp;
   private volatile boolean closed;
 
   private Pty(int master, int slave, String slaveName, Consumer<byte[]> output) {
@@ -76,6 +77,10 @@ public final class Pty implements AutoCloseable {
 
   /** Writes bytes to the program's input. */
   public void write(byte[] bytes) throws IOException {
+    if (closed) {
+      // Its descriptor's number may be another file's by now.
+      throw new IOException(slaveName + " is closed");
+    }
     int done = 0;
     try {
       while (done < bytes.length) {
@@ -87,19 +92,37 @@ public final class Pty implements AutoCloseable {
     }
   }
 
-  /** Stops the reader and closes both sides. */
+  /**
+   * Lets go of the slave side, so that the master hangs up as soon as no program holds the slave
+   * any more and the reader ends without waiting out its poll. {@link #close} does this too; a
+   * caller closing many terminals hangs them all up first, then closes each.
+   */
+  public synchronized void hangUp() {
+    if (hungUp) {
+      return;
+    }
+    hungUp = true;
+    closeQuietly(slave);
+  }
+
+  /**
+   * Stops the reader and closes both sides. It waits for the reader (which may be in a read of the
+   * master) before it closes the master, so that the reader never reads a descriptor number that
+   * has been given to another file: at once when the terminal has hung up, at most two polls when a
+   * program still holds the slave.
+   */
   @Override
-  public void close() {
+  public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
+    hangUp();
     try {
       reader.join(2 * POLL_MS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    closeQuietly(slave);
     closeQuietly(master);
   }
 
@@ -111,7 +134,7 @@ public final class Pty implements AutoCloseable {
         .putInt(0, master)
         .putShort(4, LibC.POLLIN);
     byte[] buffer = new byte[8192];
-    while (!closed) {
+    while (!hungUp) {
       try {
         pollFd[6] = 0;
         pollFd[7] = 0;
