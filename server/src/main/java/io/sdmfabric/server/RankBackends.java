@@ -4,9 +4,13 @@ import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.proto.CommandBody;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 /**
@@ -21,6 +25,9 @@ public final class RankBackends implements NodeBackend {
 
   /** What a rank of the node without a backend answers (the node was told of a rank it lacks). */
   static final String NO_BACKEND = "no debugger for this rank on its node";
+
+  /** How many ranks' backends close at a time. */
+  private static final int CLOSERS = 16;
 
   private static final ReplyBody MISSING = ReplyBody.of(EventBodies.error(NO_BACKEND));
 
@@ -105,8 +112,33 @@ public final class RankBackends implements NodeBackend {
     return ReplyBody.of(EventBodies.error(Failures.message(failure)));
   }
 
+  /**
+   * Closes every rank's backend, several at a time: a rank's close may wait for its debugger to end
+   * (the last rank of a shared gdb waits for gdb's exit), and a node's gdbs end side by side rather
+   * than one after another.
+   */
   @Override
   public void close() {
-    ranks.values().forEach(RankBackend::close);
+    List<RankBackend> open = List.copyOf(ranks.values());
+    if (open.size() <= 1) {
+      open.forEach(RankBackend::close);
+      return;
+    }
+    ExecutorService closers =
+        Executors.newFixedThreadPool(
+            Math.min(open.size(), CLOSERS),
+            r -> {
+              Thread t = new Thread(r, "rank-backend-close");
+              t.setDaemon(true);
+              return t;
+            });
+    open.forEach(backend -> closers.execute(backend::close));
+    closers.shutdown();
+    try {
+      // A backend's close is bounded by its own; this bounds the whole should one not be.
+      closers.awaitTermination(1, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

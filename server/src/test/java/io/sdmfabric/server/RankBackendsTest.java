@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.EventBodies;
+import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class RankBackendsTest {
@@ -74,5 +79,42 @@ class RankBackendsTest {
     Answers answers = new Answers();
     node.execute(RankSet.of(0, 1), Commands.evaluate("x"), answers);
     assertEquals(2, answers.byRank.size());
+  }
+
+  @Test
+  void aNodesBackendsCloseSideBySide() {
+    // Each rank's close waits (with a bound) until every rank's close has begun, as the last rank
+    // of each gdb waits for gdb's end: closed one after another, each would wait out its bound.
+    int size = 8;
+    CountDownLatch begun = new CountDownLatch(size);
+    List<Integer> closedBeforeAllBegan = new CopyOnWriteArrayList<>();
+    RankBackends node =
+        RankBackends.of(
+            RankSet.range(0, size),
+            rank ->
+                new RankBackend() {
+                  @Override
+                  public CompletionStage<ReplyBody> execute(CommandBody command) {
+                    return CompletableFuture.completedFuture(ReplyBody.of(EventBodies.text("")));
+                  }
+
+                  @Override
+                  public void subscribe(Consumer<EventBody> events) {}
+
+                  @Override
+                  public void close() {
+                    begun.countDown();
+                    try {
+                      if (!begun.await(10, TimeUnit.SECONDS)) {
+                        closedBeforeAllBegan.add(rank);
+                      }
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  }
+                });
+    node.close();
+    assertEquals(0, begun.getCount(), "every rank's backend was closed");
+    assertEquals(List.of(), closedBeforeAllBegan);
   }
 }
