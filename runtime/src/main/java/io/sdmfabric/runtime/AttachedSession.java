@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime;
 
+import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.HostList;
 import io.sdmfabric.model.RankSet;
@@ -83,6 +84,7 @@ public final class AttachedSession extends DistributedSession {
   private final RankSet attached;
   private final Optional<AttachPlan> plan;
   private final Optional<SlurmStep.Description> step;
+  private final FrozenProcesses frozen;
 
   private AttachedSession(
       Spec spec,
@@ -90,12 +92,14 @@ public final class AttachedSession extends DistributedSession {
       int size,
       RankSet attached,
       Optional<AttachPlan> plan,
-      Optional<SlurmStep.Description> step) {
+      Optional<SlurmStep.Description> step,
+      FrozenProcesses frozen) {
     super(size, spec.wireUp(), err);
     this.spec = spec;
     this.attached = attached;
     this.plan = plan;
     this.step = step;
+    this.frozen = frozen;
   }
 
   /**
@@ -109,9 +113,11 @@ public final class AttachedSession extends DistributedSession {
     AttachedSession s;
     if (spec.targets().isPresent()) {
       AttachPlan plan = plan(spec.targets().get(), spec.rsh());
+      // This host's processes stand still from now until their gdbs attach (FrozenProcesses).
+      FrozenProcesses frozen = FrozenProcesses.freeze(localPids(plan));
       s =
           new AttachedSession(
-              spec, err, plan.size(), plan.ranks(), Optional.of(plan), Optional.empty());
+              spec, err, plan.size(), plan.ranks(), Optional.of(plan), Optional.empty(), frozen);
     } else {
       SlurmStep.Description step = spec.slurm().get().describe();
       s =
@@ -121,11 +127,21 @@ public final class AttachedSession extends DistributedSession {
               step.tasks(),
               RankSet.all(step.tasks()),
               Optional.empty(),
-              Optional.of(step));
+              Optional.of(step),
+              FrozenProcesses.none());
     }
     // Ctrl-C or a SIGTERM to sdm still detaches every rank and ends the agents.
     s.open("detach-attached-job", "attaching");
     return s;
+  }
+
+  /** The pids of this host's processes in {@code plan}. */
+  private static List<Long> localPids(AttachPlan plan) {
+    return plan.hosts().entrySet().stream()
+        .filter(host -> AttachTargets.isLocal(host.getKey()))
+        .flatMap(host -> host.getValue().stream())
+        .map(AttachPlan.Rank::pid)
+        .toList();
   }
 
   /** Finds every host's processes (other hosts' at once, through the remote shell). */
@@ -213,7 +229,7 @@ public final class AttachedSession extends DistributedSession {
   private void startAgent(String host, List<AttachPlan.Rank> ranks, Map<String, String> secrets)
       throws IOException {
     if (AttachTargets.isLocal(host)) {
-      serveHere(ranks, spec.ranksPerGdb());
+      serveHere(ranks, spec.ranksPerGdb(), frozen);
       return;
     }
     StringBuilder list = new StringBuilder();
@@ -274,6 +290,12 @@ public final class AttachedSession extends DistributedSession {
   @Override
   void beforeMasterEnds(MasterClient master) {
     detach(master, attached);
+  }
+
+  /** Lets go any process of this host still stopped for its attach (its gdb never came). */
+  @Override
+  void afterProcessesEnd() {
+    frozen.close();
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.sdmfabric.runtime;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.agent.AgentCommand;
@@ -228,10 +229,13 @@ public final class DistributedMaster {
    * {@code ranksPerGdb} to a gdb: they register with the rendezvous as an agent's do, and run on
    * after the session.
    *
+   * @param frozen those of the processes stopped until their gdb attaches (let go by then)
    * @param err where a rank that cannot be attached says why
    */
-  public LocalAgent serveHere(List<AttachPlan.Rank> ranks, int ranksPerGdb, PrintStream err) {
-    return LocalAgent.attach(client.system(), secret, spec.config(), ranks, ranksPerGdb, err);
+  public LocalAgent serveHere(
+      List<AttachPlan.Rank> ranks, int ranksPerGdb, FrozenProcesses frozen, PrintStream err) {
+    return LocalAgent.attach(
+        client.system(), secret, spec.config(), ranks, ranksPerGdb, frozen, err);
   }
 
   /**

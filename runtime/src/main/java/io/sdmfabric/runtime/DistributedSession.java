@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime;
 
+import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
@@ -253,8 +254,8 @@ public abstract sealed class DistributedSession extends MasterSession
    * Serves {@code ranks}, running processes of this host, from this JVM, with no agent JVM ({@link
    * DistributedMaster#serveHere}).
    */
-  final void serveHere(List<AttachPlan.Rank> ranks, int ranksPerGdb) {
-    localAgents.add(master.serveHere(ranks, ranksPerGdb, err));
+  final void serveHere(List<AttachPlan.Rank> ranks, int ranksPerGdb, FrozenProcesses frozen) {
+    localAgents.add(master.serveHere(ranks, ranksPerGdb, frozen, err));
   }
 
   /**

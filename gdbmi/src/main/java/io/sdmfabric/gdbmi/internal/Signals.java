@@ -8,6 +8,9 @@ public final class Signals {
   /** SIGCONT on Linux (x86_64 and aarch64 alike). */
   private static final int SIGCONT = 18;
 
+  /** SIGSTOP on Linux (x86_64 and aarch64 alike). */
+  private static final int SIGSTOP = 19;
+
   /** The names of signals 1 to 15, Linux numbering. */
   private static final List<String> NAMES =
       List.of(
@@ -30,6 +33,18 @@ public final class Signals {
   public static boolean resume(long pid) {
     try {
       return LibC.INSTANCE.kill((int) pid, SIGCONT) == 0;
+    } catch (LastErrorException e) {
+      return false; // gone, or not ours
+    }
+  }
+
+  /**
+   * Sends SIGSTOP to {@code pid}: a stop by job control, which only SIGCONT ends. Returns whether
+   * it was sent.
+   */
+  public static boolean stop(long pid) {
+    try {
+      return LibC.INSTANCE.kill((int) pid, SIGSTOP) == 0;
     } catch (LastErrorException e) {
       return false; // gone, or not ours
     }

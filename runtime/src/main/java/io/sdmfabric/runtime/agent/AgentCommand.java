@@ -1,6 +1,7 @@
 package io.sdmfabric.runtime.agent;
 
 import com.typesafe.config.Config;
+import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.gdbmi.GdbPool;
@@ -264,7 +265,9 @@ public final class AgentCommand implements Callable<Integer> {
     }
     List<PidAttacher.Target> targets =
         mode.attach != null ? targets(mode.attach) : slurmTargets(SlurmStep.parse(mode.slurmStep));
-    PidAttacher running = new PidAttacher(gdbPool(), held);
+    // Left running until attached: an agent that cannot reach its master would hold them for
+    // the whole wire-up time. The master's own host freezes its processes (AttachedSession).
+    PidAttacher running = new PidAttacher(gdbPool(), held, FrozenProcesses.none());
     return new RankSource(
         (agent, cache) -> running.start(targets, listener(agent, cache)), running::stop);
   }

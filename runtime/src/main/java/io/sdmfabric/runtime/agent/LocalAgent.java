@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime.agent;
 
+import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.gdbmi.GdbPool;
@@ -37,6 +38,7 @@ public final class LocalAgent implements AutoCloseable {
    * Attaches to {@code ranks}, running processes of this host, and serves them from {@code
    * master}'s actor system, {@code ranksPerGdb} to a gdb; they run on after the session.
    *
+   * @param frozen those of the processes stopped until their gdb attaches (let go by then)
    * @param err where a rank that cannot be attached says why
    */
   public static LocalAgent attach(
@@ -45,8 +47,10 @@ public final class LocalAgent implements AutoCloseable {
       FabricConfig config,
       List<AttachPlan.Rank> ranks,
       int ranksPerGdb,
+      FrozenProcesses frozen,
       PrintStream err) {
-    PidAttacher attacher = new PidAttacher(new GdbPool(GdbOptions.defaults(), ranksPerGdb), false);
+    PidAttacher attacher =
+        new PidAttacher(new GdbPool(GdbOptions.defaults(), ranksPerGdb), false, frozen);
     List<PidAttacher.Target> targets =
         ranks.stream().map(r -> new PidAttacher.Target(r.pid(), r.rank())).toList();
     LocalAgent local = new LocalAgent(attacher::stop);

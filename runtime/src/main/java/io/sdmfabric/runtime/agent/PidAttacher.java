@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime.agent;
 
+import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.model.Failures;
@@ -29,6 +30,7 @@ final class PidAttacher {
 
   private final GdbPool gdbs;
   private final boolean held;
+  private final FrozenProcesses frozen;
   private final ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
   private volatile boolean stopped;
 
@@ -36,10 +38,13 @@ final class PidAttacher {
    * @param held whether the processes are a job's that its launcher started for this session and
    *     holds for the debugger (the PMIx tool interface): they end with the session, and {@code
    *     run} continues them; otherwise they ran before and are left running
+   * @param frozen those of the processes stopped until their gdb attaches: each is let go just
+   *     before, or when it cannot be attached, and all that are left when attaching is over
    */
-  PidAttacher(GdbPool gdbs, boolean held) {
+  PidAttacher(GdbPool gdbs, boolean held, FrozenProcesses frozen) {
     this.gdbs = gdbs;
     this.held = held;
+    this.frozen = frozen;
   }
 
   /** Starts attaching to every target, telling {@code listener} what became of each rank. */
@@ -52,7 +57,12 @@ final class PidAttacher {
     }
     pool.shutdown();
     // The gdbs take no more ranks once every attach is done.
-    CompletableFuture.allOf(attaches).whenComplete((done, error) -> gdbs.close());
+    CompletableFuture.allOf(attaches)
+        .whenComplete(
+            (done, error) -> {
+              frozen.close();
+              gdbs.close();
+            });
   }
 
   /**
@@ -75,6 +85,7 @@ final class PidAttacher {
   void stop() {
     stopped = true;
     pool.shutdownNow();
+    frozen.close();
     gdbs.close();
   }
 
@@ -88,7 +99,11 @@ final class PidAttacher {
     try {
       debuggers = gdbs.gdbFor(ranked.size());
     } catch (IOException e) {
-      ranked.forEach(t -> listener.failed(t.rank(), e.getMessage()));
+      ranked.forEach(
+          t -> {
+            frozen.thaw(t.pid());
+            listener.failed(t.rank(), e.getMessage());
+          });
       return;
     }
     for (int i = 0; i < ranked.size(); i++) {
@@ -100,22 +115,26 @@ final class PidAttacher {
     }
   }
 
-  private static boolean hasItsRank(Target t, SpoolAttacher.Listener listener) {
+  private boolean hasItsRank(Target t, SpoolAttacher.Listener listener) {
     try {
       int rank = RankEnvironment.ofProcess(t.pid()).rank();
       if (rank == t.rank()) {
         return true;
       }
+      frozen.thaw(t.pid());
       listener.failed(
           t.rank(),
           "process " + t.pid() + " has rank " + rank + " in its environment, not " + t.rank());
     } catch (IOException e) {
+      frozen.thaw(t.pid());
       listener.failed(t.rank(), e.getMessage());
     }
     return false;
   }
 
   private void attach(Target t, GdbDebugger gdb, SpoolAttacher.Listener listener) {
+    // Let go just before: gdb attaches to a running process, which it stops at once.
+    frozen.thaw(t.pid());
     try {
       (held ? gdb.attachHeld(t.pid()) : gdb.attach(t.pid())).get(60, TimeUnit.SECONDS);
       listener.attached(t.rank(), gdb);
