@@ -35,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  * progress event saying every rank has a gdb), {@code master} (the session event), {@code loaded}
  * (the program loaded on every rank), {@code stopped}. Class loads are stamped with the JVM's
  * uptime, which starts a few milliseconds after the runner starts the process. Options: {@code
- * --jars A.jar,B.jar} (default cli/target/sdm.jar), {@code --modes plain,cds}, {@code --ranks N},
+ * --jars A.jar,B.jar} (default cli/target/sdm.jar; {@code A.jar@-XX:+UseSerialGC} runs A.jar with
+ * that option, its archive recorded with it too), {@code --modes plain,cds}, {@code --ranks N},
  * {@code --reps R}, {@code --java-options "-XX:..."} (added to every JVM of the timed runs).
  */
 public final class StartRunner {
@@ -43,11 +44,27 @@ public final class StartRunner {
 
   private static final long TICK_MS = 10; // USER_HZ is 100 on Linux
 
+  /**
+   * A jar and the JVM options it runs with, written {@code PATH} or {@code PATH@OPTION@OPTION}
+   * ({@code sdm.jar@-XX:+UseSerialGC}), so that two sets of options of one jar compare side by
+   * side.
+   */
+  private record Variant(Path jar, List<String> options) {
+    static Variant of(String spec) {
+      List<String> words = List.of(spec.split("@"));
+      return new Variant(Path.of(words.get(0)).toAbsolutePath(), words.subList(1, words.size()));
+    }
+
+    String name() {
+      return jar.getFileName() + (options.isEmpty() ? "" : "@" + String.join("@", options));
+    }
+  }
+
   /** What one run measured; the marks are empty without a timeline. */
   private record Run(double launchMs, long jvmCpuMs, long gdbCpuMs, Map<String, Long> marks) {}
 
   public static void main(String[] args) throws Exception {
-    List<Path> jars = List.of(Path.of("cli/target/sdm.jar").toAbsolutePath());
+    List<Variant> jars = List.of(Variant.of("cli/target/sdm.jar"));
     List<String> modes = List.of("plain", "cds");
     int ranks = 4;
     int reps = 5;
@@ -55,9 +72,7 @@ public final class StartRunner {
     List<String> javaOptions = List.of();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
-        case "--jars" ->
-            jars =
-                Arrays.stream(args[++i].split(",")).map(p -> Path.of(p).toAbsolutePath()).toList();
+        case "--jars" -> jars = Arrays.stream(args[++i].split(",")).map(Variant::of).toList();
         case "--modes" -> modes = List.of(args[++i].split(","));
         case "--ranks" -> ranks = Integer.parseInt(args[++i]);
         case "--reps" -> reps = Integer.parseInt(args[++i]);
@@ -85,27 +100,29 @@ public final class StartRunner {
     if (cc.waitFor() != 0) {
       throw new IllegalStateException("gcc failed on examples/ranks.c");
     }
-    Map<Path, Path> archives = new LinkedHashMap<>();
+    Map<Variant, Path> archives = new LinkedHashMap<>();
     if (modes.contains("cds")) {
-      for (Path jar : jars) {
-        Path archive = dir.resolve(jar.getFileName() + ".jsa");
-        List<String> record = new ArrayList<>(List.of("-XX:ArchiveClassesAtExit=" + archive));
+      for (Variant jar : jars) {
+        Path archive = dir.resolve("archive-" + archives.size() + ".jsa");
+        List<String> record = new ArrayList<>(jar.options());
+        record.add("-XX:ArchiveClassesAtExit=" + archive);
         record.addAll(QUIET_CDS);
-        run(jar, record, home, program, ranks, dir, false);
+        run(jar.jar(), record, home, program, ranks, dir, false);
         archives.put(jar, archive);
       }
     }
     Map<String, List<Run>> all = new LinkedHashMap<>();
     for (int rep = 1; rep <= reps; rep++) {
       for (String mode : modes) {
-        for (Path jar : jars) {
+        for (Variant jar : jars) {
           List<String> options = new ArrayList<>(javaOptions);
+          options.addAll(jar.options());
           if (mode.equals("cds")) {
             options.add("-XX:SharedArchiveFile=" + archives.get(jar));
             options.addAll(QUIET_CDS);
           }
-          Run r = run(jar, options, home, program, ranks, dir, timeline);
-          String key = "mode=" + mode + " jar=" + jar.getFileName();
+          Run r = run(jar.jar(), options, home, program, ranks, dir, timeline);
+          String key = "mode=" + mode + " jar=" + jar.name();
           all.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
           System.out.printf(
               Locale.ROOT,
@@ -192,7 +209,24 @@ public final class StartRunner {
       sdm.send("break compute\nrun\n");
       int stopped = 0;
       while (stopped < ranks) {
-        String l = sdm.next();
+        String l;
+        try {
+          l = sdm.next();
+        } catch (IllegalStateException silent) {
+          if (!sdm.process().isAlive()) {
+            throw new IllegalStateException(
+                "sdm exited with status " + sdm.process().exitValue() + ": " + command, silent);
+          }
+          throw new IllegalStateException(
+              silent.getMessage()
+                  + " ("
+                  + jar.getFileName()
+                  + " "
+                  + javaOptions
+                  + "): "
+                  + threads(sdm),
+              silent);
+        }
         long at = (System.nanoTime() - start) / 1_000_000;
         if (JsonConsole.isStop(l)) {
           stopped += JsonConsole.count(l);
@@ -237,6 +271,21 @@ public final class StartRunner {
       return new Run(launchMs, jvm == null ? -1 : jvm[0] * TICK_MS, gdbCpu * TICK_MS, marks);
     } finally {
       sdm.close();
+    }
+  }
+
+  /** The threads of a silent sdm, in a file named here, for the reader to see where it waits. */
+  private static String threads(JsonConsole sdm) {
+    try {
+      Path dump = Files.createTempFile("sdm-silent-", ".threads");
+      new ProcessBuilder("jcmd", Long.toString(sdm.process().pid()), "Thread.print")
+          .redirectErrorStream(true)
+          .redirectOutput(dump.toFile())
+          .start()
+          .waitFor(60, TimeUnit.SECONDS);
+      return "its threads in " + dump;
+    } catch (IOException | InterruptedException e) {
+      return "its threads not dumped: " + e;
     }
   }
 
