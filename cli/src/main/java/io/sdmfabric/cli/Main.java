@@ -1,5 +1,6 @@
 package io.sdmfabric.cli;
 
+import io.sdmfabric.runtime.EmbeddedSession;
 import io.sdmfabric.runtime.LibraryLog;
 import io.sdmfabric.runtime.PrivateDirectory;
 import io.sdmfabric.runtime.agent.AgentCommand;
@@ -42,7 +43,35 @@ public final class Main implements Callable<Integer> {
    */
   public static void main(String[] args) {
     LibraryLog.toFile(PrivateDirectory.sdmHome(), System.err);
+    if (opensEmbeddedSession(args)) {
+      // Pekko's start, on a thread of its own while the command line is read and gdb starts.
+      EmbeddedSession.startMasterEarly();
+    }
     System.exit(execute(System.out, System.err, args));
+  }
+
+  /** The options after which {@code sdm debug} opens no embedded session. */
+  private static final java.util.Set<String> NOT_EMBEDDED =
+      java.util.Set.of("--launcher", "--dvm", "-h", "--help", "-V", "--version");
+
+  /**
+   * Whether {@code args} are those of an {@code sdm debug} that opens an embedded session: none of
+   * {@link #NOT_EMBEDDED} before a {@code --}. A guess from the words alone, before they are
+   * parsed: a wrong guess costs only time (an actor system started for nothing, or not early).
+   */
+  static boolean opensEmbeddedSession(String[] args) {
+    if (args.length < 2 || !args[0].equals("debug")) {
+      return false;
+    }
+    for (String a : java.util.List.of(args).subList(1, args.length)) {
+      if (a.equals("--")) {
+        break;
+      }
+      if (NOT_EMBEDDED.contains(a.split("=", 2)[0])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Given to sdm and to every subcommand: {@code sdm debug --verbose ...}. */
@@ -66,7 +95,7 @@ public final class Main implements Callable<Integer> {
     // Logging set up now, on one thread: otherwise the actor systems' threads race to it and
     // SLF4J warns that it replayed their calls.
     org.slf4j.LoggerFactory.getILoggerFactory();
-    CommandLine cl = commandLine(out, err);
+    CommandLine cl = commandLine(out, err, args.length > 0 ? args[0] : "");
     if (args.length > 0 && cl.getSubcommands().get(args[0]) != null) {
       CommandLine sub = cl.getSubcommands().get(args[0]);
       if (sub.getCommand() instanceof DebugCommand d) {
@@ -90,22 +119,43 @@ public final class Main implements Callable<Integer> {
 
   /** The command line, writing to {@code out} and {@code err}. */
   static CommandLine commandLine(java.io.PrintStream out, java.io.PrintStream err) {
+    return commandLine(out, err, "");
+  }
+
+  /**
+   * {@link #commandLine(java.io.PrintStream, java.io.PrintStream)} for a run whose first word is
+   * {@code first}: when it names a subcommand, that one alone, so that the run does not read the
+   * options of the others (picocli reads a command's annotations as it is added, about 10 ms each
+   * at a JVM's start; issue #30, item 2).
+   */
+  static CommandLine commandLine(java.io.PrintStream out, java.io.PrintStream err, String first) {
+    java.util.Map<String, java.util.function.Supplier<Object>> subcommands =
+        new java.util.LinkedHashMap<>();
+    subcommands.put("debug", () -> new DebugCommand(out, err));
+    subcommands.put("stacks", () -> new StacksCommand(out, err));
+    subcommands.put("attach", () -> new AttachCommand(out, err));
+    subcommands.put("agent", () -> new AgentCommand(err));
+    subcommands.put("connect", () -> new ConnectCommand(err));
+    subcommands.put("listen", () -> new ListenCommand(out, err));
+    subcommands.put("relay", () -> new RelayCommand(err));
+    subcommands.put("dap", () -> new DapCommand(System.in, out));
+    subcommands.put("jobs", () -> new JobsCommand(out, err));
+    subcommands.put("nodes", () -> new NodesCommand(out, err));
+    boolean one = subcommands.containsKey(first);
     CommandLine cl = new CommandLine(new Main());
-    cl.addSubcommand(new DebugCommand(out, err));
-    cl.addSubcommand(new StacksCommand(out, err));
-    cl.addSubcommand(new AttachCommand(out, err));
-    cl.addSubcommand(new AgentCommand(err));
-    cl.addSubcommand(new ConnectCommand(err));
-    cl.addSubcommand(new ListenCommand(out, err));
-    cl.addSubcommand(new RelayCommand(err));
-    cl.addSubcommand(new DapCommand(System.in, out));
-    cl.addSubcommand(new JobsCommand(out, err));
-    cl.addSubcommand(new NodesCommand(out, err));
-    // Everything after the program is the program's: sdm debug -n 4 ./app -v
-    cl.getSubcommands().get("debug").setStopAtPositional(true);
-    cl.getSubcommands().get("stacks").setStopAtPositional(true);
-    // sdm connect srun -n 4 ./app: the launch command's options are its own.
-    cl.getSubcommands().get("connect").setStopAtPositional(true);
+    subcommands.forEach(
+        (name, command) -> {
+          if (!one || name.equals(first)) {
+            cl.addSubcommand(name, command.get());
+          }
+        });
+    for (String name : java.util.List.of("debug", "stacks", "connect")) {
+      // Everything after the program is the program's: sdm debug -n 4 ./app -v; and sdm connect
+      // srun -n 4 ./app: the launch command's options are its own.
+      if (cl.getSubcommands().containsKey(name)) {
+        cl.getSubcommands().get(name).setStopAtPositional(true);
+      }
+    }
     // Bad input, from any command: its one line and exit status 2. Anything else as picocli does.
     cl.setExecutionExceptionHandler(
         (e, command, parsed) -> {
