@@ -39,7 +39,7 @@ class LogLinesTest {
    * none of the lines Pekko logs about the lost node, on the master or on the agent that stays
    * (whose standard error the master shows as a session does, through {@link LibraryLog}). Those go
    * to the run's log file under sdm's home, 0600 in a directory of 0700. The console here is this
-   * JVM's standard error, where logback.xml sends every line when nothing else is said.
+   * JVM's standard error, where cli's LogSettings sends every line when nothing else is said.
    */
   @Test
   void aNodeCutOffShowsSdmsLineOnTheConsoleAndPekkosLinesInTheRunsLogFile(@TempDir Path home)

@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  *       the master tells them from the agent's own.
  * </ul>
  *
- * The levels stay those of logback.xml. Without logback (another SLF4J binding on the class path)
- * nothing changes.
+ * The levels stay those of cli's LogSettings. Without logback (another SLF4J binding on the class
+ * path) nothing changes.
  */
 public final class LibraryLog {
   /** The start of an agent's line that a library logged. */
@@ -46,7 +46,10 @@ public final class LibraryLog {
   /** This run's file; null: the libraries' lines go to the console. */
   private static volatile LogFile file;
 
-  /** Whether the libraries' lines go to the console: as logback.xml says, or {@code --verbose}. */
+  /**
+   * Whether the libraries' lines go to the console: as cli's LogSettings says, or {@code
+   * --verbose}.
+   */
   private static volatile boolean onConsole = true;
 
   private LibraryLog() {}
@@ -135,7 +138,7 @@ public final class LibraryLog {
     sdm.addAppender(new Lines(context, own));
   }
 
-  /** Each event as logback.xml's pattern writes it (with its stack trace), to a consumer. */
+  /** Each event as LogSettings's pattern writes it (with its stack trace), to a consumer. */
   private static final class Lines extends AppenderBase<ILoggingEvent> {
     private final PatternLayout layout = new PatternLayout();
     private final Consumer<String> out;
