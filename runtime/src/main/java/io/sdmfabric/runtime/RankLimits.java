@@ -99,7 +99,8 @@ public record RankLimits(long ptyMax, long ptyInUse, long fdMax, long fdOpen, lo
 
   private static Optional<Long> number(Path file) {
     try {
-      return Optional.of(Long.parseLong(Files.readString(file).trim()));
+      // Not Files.readString: a /proc file's size is 0, and it read "4" of "4096".
+      return Optional.of(Long.parseLong(Files.readAllLines(file).get(0).trim()));
     } catch (IOException | NumberFormatException e) {
       return Optional.empty();
     }

@@ -47,6 +47,14 @@ class RankLimitsTest {
   }
 
   @Test
+  void oneRankFitsOnTheMachineRunningTheTests() {
+    // Reads /proc in full: Files.readString read "4" of kernel.pty.max's "4096".
+    RankLimits here = RankLimits.current();
+
+    assertEquals(Optional.empty(), here.problem(1, 1), here.toString());
+  }
+
+  @Test
   void failsTheStartWithTheProblemAsItsMessage() {
     RankLimits limits = new RankLimits(100, 90, NONE, 0, NONE);
 
