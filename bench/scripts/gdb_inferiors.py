@@ -29,6 +29,7 @@ def main():
     program, n = os.path.abspath(args[0]), int(args[1])
     func, run, extra, cond, per_command = "compute", True, [], True, 0
     load_at_stop = False
+    batched = False  # --batched: a command per inferior, all written at once
     i = 2
     while i < len(args):
         if args[i] == "--break":
@@ -42,6 +43,9 @@ def main():
             i += 2
         elif args[i] == "--sharedlibrary-at-stop":
             load_at_stop = True
+            i += 1
+        elif args[i] == "--batched":
+            batched = True
             i += 1
         elif args[i] == "--no-run":
             run = False
@@ -139,7 +143,10 @@ def main():
                     ("nothing", "-gdb-show --thread %s confirm")]:
                 c0, t = cpu_ms(gdb.p.pid)[0], time.monotonic()
                 for _ in range(per_command):
-                    toks = [gdb.send(form % tid) for tid in stopped]
+                    if batched:
+                        toks = gdb.send_all([form % tid for tid in stopped])
+                    else:
+                        toks = [gdb.send(form % tid) for tid in stopped]
                     gdb.read_until(lambda l, last=toks[-1]: l.startswith(last + "^"))
                 out["per_command_us"][name] = [
                     round((cpu_ms(gdb.p.pid)[0] - c0) * 1000 / per_command / n),
@@ -193,6 +200,17 @@ class Gdb:
         self.p.stdin.write(("%d%s\n" % (self.token, cmd)).encode())
         self.p.stdin.flush()
         return str(self.token)
+
+    def send_all(self, cmds):
+        toks = []
+        lines = []
+        for c in cmds:
+            self.token += 1
+            toks.append(str(self.token))
+            lines.append("%d%s\n" % (self.token, c))
+        self.p.stdin.write("".join(lines).encode())
+        self.p.stdin.flush()
+        return toks
 
     def cmd(self, cmd):
         tok = self.send(cmd)
