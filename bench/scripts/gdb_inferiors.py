@@ -30,6 +30,7 @@ def main():
     func, run, extra, cond, per_command = "compute", True, [], True, 0
     load_at_stop = False
     batched = False  # --batched: a command per inferior, all written at once
+    same_thread = False  # --same-thread: every per-command round asks one inferior N times
     i = 2
     while i < len(args):
         if args[i] == "--break":
@@ -43,6 +44,9 @@ def main():
             i += 2
         elif args[i] == "--sharedlibrary-at-stop":
             load_at_stop = True
+            i += 1
+        elif args[i] == "--same-thread":
+            same_thread = True
             i += 1
         elif args[i] == "--batched":
             batched = True
@@ -136,17 +140,20 @@ def main():
                                   "gdbmi/src/main/resources/io/sdmfabric/gdbmi/sdm_values.py")
             gdb.cmd('-interpreter-exec console "source %s"' % os.path.abspath(values))
             out["per_command_us"] = {}
+            targets = [stopped[0]] * n if same_thread else stopped
             for name, form in [
                     ("frames", "-stack-list-frames --thread %s"),
                     ("evaluate", "-data-evaluate-expression --thread %s --frame 1 rank"),
                     ("sdm_value", '-interpreter-exec --thread %s --frame 1 console "sdm-value 1 100 rank"'),
-                    ("nothing", "-gdb-show --thread %s confirm")]:
+                    ("nothing", "-gdb-show --thread %s confirm"),
+                    ("cli_nothing", '-interpreter-exec --thread %s console "echo"'),
+                    ("python_nothing", '-interpreter-exec --thread %s console "python 0"')]:
                 c0, t = cpu_ms(gdb.p.pid)[0], time.monotonic()
                 for _ in range(per_command):
                     if batched:
-                        toks = gdb.send_all([form % tid for tid in stopped])
+                        toks = gdb.send_all([form % tid for tid in targets])
                     else:
-                        toks = [gdb.send(form % tid) for tid in stopped]
+                        toks = [gdb.send(form % tid) for tid in targets]
                     gdb.read_until(lambda l, last=toks[-1]: l.startswith(last + "^"))
                 out["per_command_us"][name] = [
                     round((cpu_ms(gdb.p.pid)[0] - c0) * 1000 / per_command / n),
