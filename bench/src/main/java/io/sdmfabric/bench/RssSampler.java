@@ -4,15 +4,19 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Samples the resident memory of a session every 50 ms and keeps the peaks: of everything (sdm's
- * JVM and its descendants, plus the processes a launcher started elsewhere in the process tree:
- * agents, gdbs and the program's ranks, found by their command lines) and of the debugger alone
- * (everything but the program).
+ * JVM and its descendants, plus the processes a launcher started elsewhere in the process tree
+ * since the session began: agents, gdbs and the program's ranks, found by their command lines) and
+ * of the debugger alone (everything but the program). Processes that began before the session
+ * (another user's gdbs, say) are not its own. A sample of a thousand processes takes tens of ms of
+ * CPU, which a 2-core machine's launch would feel: the sampler waits at least three times as long
+ * as its last sample took, so that it keeps under a quarter of one core.
  */
 final class RssSampler {
   private static final String AGENT = "io.sdmfabric.runtime.agent.AgentCommand";
@@ -22,6 +26,7 @@ final class RssSampler {
   private final String program;
   private final AtomicLong peakTotal = new AtomicLong();
   private final AtomicLong peakDebugger = new AtomicLong();
+  private final Instant since = Instant.now().minusSeconds(1);
   private volatile boolean stopped;
 
   RssSampler(ProcessHandle root, String program) {
@@ -49,6 +54,7 @@ final class RssSampler {
 
   private void sample() {
     while (!stopped && root.isAlive()) {
+      long began = System.nanoTime();
       Set<Long> seen = new HashSet<>();
       long total = 0;
       long debugger = 0;
@@ -69,11 +75,11 @@ final class RssSampler {
             continue;
           }
           String cmd = cmdline(pid);
-          if (cmd.contains(AGENT) || cmd.contains(GDB)) {
-            debugger += rss(pid);
-            total += rss(pid);
-          } else if (cmd.startsWith(program)) {
-            total += rss(pid);
+          boolean debuggerPart = cmd.contains(AGENT) || cmd.contains(GDB);
+          if ((debuggerPart || cmd.startsWith(program)) && startedSince(pid)) {
+            long r = rss(pid);
+            total += r;
+            debugger += debuggerPart ? r : 0;
           }
         }
       } catch (IOException e) {
@@ -82,12 +88,20 @@ final class RssSampler {
       total += rss(root.pid());
       peakTotal.accumulateAndGet(total, Math::max);
       peakDebugger.accumulateAndGet(debugger, Math::max);
+      long tookMs = (System.nanoTime() - began) / 1_000_000;
       try {
-        Thread.sleep(50);
+        Thread.sleep(Math.max(50, 3 * tookMs));
       } catch (InterruptedException e) {
         return;
       }
     }
+  }
+
+  private boolean startedSince(long pid) {
+    return ProcessHandle.of(pid)
+        .flatMap(p -> p.info().startInstant())
+        .map(t -> t.isAfter(since))
+        .orElse(false);
   }
 
   private boolean isProgram(long pid) {

@@ -40,6 +40,14 @@ import java.util.concurrent.TimeUnit;
  * a second line per run gives the session's messages and bytes that crossed node boundaries per bt
  * and per print, beside the floor of one message each way per tree edge between JVMs (one per
  * agent).
+ *
+ * <p>Each line also gives the launch's timeline and its CPU: {@code gdbs_ready_ms} (every rank has
+ * a gdb), {@code loaded_ms} (the program is loaded on every rank), {@code first_stop_ms}, all from
+ * starting the JVM, and {@code launch_cpu_s}, the CPU time (user and system) that sdm's JVM, its
+ * gdbs and the programs had used when the last rank stopped, with {@code jvm_cpu_s} the JVM's
+ * share: on a machine others use too, CPU time moves less than wall time. {@code --jars
+ * A.jar,B.jar} runs each jar in turn for every N (a before beside an after, interleaved; the
+ * default is {@code cli/target/sdm.jar}) and {@code --runs K} repeats the whole sequence K times.
  */
 public final class SessionRunner {
   private SessionRunner() {}
@@ -54,6 +62,8 @@ public final class SessionRunner {
     String breakAt = "compute";
     String print = "rank";
     String mpicc = "mpicc";
+    List<Path> jars = List.of(Path.of("cli/target/sdm.jar").toAbsolutePath());
+    int runs = 1;
     List<String> rest = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -62,6 +72,10 @@ public final class SessionRunner {
         case "--break" -> breakAt = args[++i];
         case "--print" -> print = args[++i];
         case "--mpicc" -> mpicc = args[++i];
+        case "--jars" ->
+            jars =
+                Arrays.stream(args[++i].split(",")).map(j -> Path.of(j).toAbsolutePath()).toList();
+        case "--runs" -> runs = Integer.parseInt(args[++i]);
         case "--ranks-per-gdb" ->
             perGdb = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
         default -> rest.add(args[i]);
@@ -69,7 +83,6 @@ public final class SessionRunner {
     }
     RunnerOptions options =
         RunnerOptions.parse(rest.toArray(String[]::new), List.of(1, 4, 8, 16, 32), 30);
-    Path jar = Path.of("cli/target/sdm.jar").toAbsolutePath();
     Path dir = Files.createTempDirectory("sdm-session-bench");
     Map<Boolean, Workload> work = new HashMap<>();
     for (String launcher : launchers) {
@@ -83,19 +96,23 @@ public final class SessionRunner {
         work.containsKey(true)
             ? Map.of("PATH", mpichFirst(dir) + ":" + System.getenv("PATH"))
             : Map.of();
-    for (int n : options.sizes()) {
-      for (String launcher : launchers) {
-        boolean mpich = launcher.startsWith(MPICH);
-        for (int g : perGdb) {
-          run(
-              jar,
-              launcher,
-              mpich ? launcher.substring(MPICH.length()) : launcher,
-              mpich ? mpichEnv : Map.of(),
-              g,
-              work.get(mpich),
-              n,
-              options.reps());
+    for (int r = 0; r < runs; r++) {
+      for (int n : options.sizes()) {
+        for (String launcher : launchers) {
+          boolean mpich = launcher.startsWith(MPICH);
+          for (int g : perGdb) {
+            for (Path jar : jars) {
+              run(
+                  jar,
+                  launcher,
+                  mpich ? launcher.substring(MPICH.length()) : launcher,
+                  mpich ? mpichEnv : Map.of(),
+                  g,
+                  work.get(mpich),
+                  n,
+                  options.reps());
+            }
+          }
         }
       }
     }
@@ -178,17 +195,41 @@ public final class SessionRunner {
     try {
       sdm.send("break " + work.breakAt() + "\nrun\n");
       int stopped = 0;
+      double gdbsMs = 0;
+      double loadedMs = 0;
+      double firstStopMs = 0;
+      double runMs = 0;
       while (stopped < n) {
         String l = sdm.next();
+        double at = (System.nanoTime() - start) / 1e6;
         if (JsonConsole.isStop(l)) {
           stopped += JsonConsole.count(l);
+          firstStopMs = firstStopMs == 0 ? at : firstStopMs;
+        } else if (l.contains("\"phase\":\"loading\"") && gdbsMs == 0) {
+          gdbsMs = at;
+        } else if (l.equals(JsonConsole.completion("run"))) {
+          runMs = at;
+        } else if (l.contains("\"phase\":\"running\"")
+            && !l.contains("\"held\":0,")
+            && firstStopMs == 0) {
+          firstStopMs = at;
+        } else if (l.startsWith("{\"event\":\"loaded\"")) {
+          loadedMs = at;
         }
       }
       double launchMs = (System.nanoTime() - start) / 1e6;
+      double jvmCpu = ProcessCpu.seconds(sdm.process().pid());
+      double launchCpu = jvmCpu;
+      for (ProcessHandle p : (Iterable<ProcessHandle>) sdm.process().descendants()::iterator) {
+        launchCpu += ProcessCpu.seconds(p.pid());
+      }
       MessageCounts before = counts == null ? null : MessageCounts.settled(counts);
+      double[] cpu0 = cpuSplit(sdm.process());
       double[] bt = roundTrips(sdm, "bt", reps);
+      double[] cpu1 = cpuSplit(sdm.process());
       MessageCounts afterBt = counts == null ? null : MessageCounts.settled(counts);
       double[] print = roundTrips(sdm, "print " + work.print(), reps);
+      double[] cpu2 = cpuSplit(sdm.process());
       MessageCounts afterPrint = counts == null ? null : MessageCounts.settled(counts);
       long quitStart = System.nanoTime();
       sdm.send("quit\n");
@@ -201,7 +242,9 @@ public final class SessionRunner {
           Locale.ROOT,
           "launcher=%s ranks_per_gdb=%d ranks=%d launch_to_all_stopped_ms=%.0f bt_p50_ms=%.2f bt_p99_ms=%.2f"
               + " print_p50_ms=%.2f print_p99_ms=%.2f quit_ms=%.0f peak_rss_mb=%d"
-              + " debugger_rss_per_rank_mb=%.1f%n",
+              + " debugger_rss_per_rank_mb=%.1f gdbs_ready_ms=%.0f loaded_ms=%.0f"
+              + " run_ms=%.0f first_stop_ms=%.0f launch_cpu_s=%.1f jvm_cpu_s=%.1f"
+              + " bt_cpu_ms=%.0f/%.0f print_cpu_ms=%.0f/%.0f jar=%s%n",
           label,
           perGdb,
           n,
@@ -212,7 +255,18 @@ public final class SessionRunner {
           RunnerOptions.percentile(print, 99),
           quitMs,
           rss.peakTotal() / (1024 * 1024),
-          rss.peakDebugger() / (1024.0 * 1024) / n);
+          rss.peakDebugger() / (1024.0 * 1024) / n,
+          gdbsMs,
+          loadedMs,
+          runMs,
+          firstStopMs,
+          launchCpu,
+          jvmCpu,
+          (cpu1[0] - cpu0[0]) * 1000 / reps,
+          (cpu1[1] - cpu0[1]) * 1000 / reps,
+          (cpu2[0] - cpu1[0]) * 1000 / reps,
+          (cpu2[1] - cpu1[1]) * 1000 / reps,
+          jar.getFileName());
       if (counts != null) {
         // Each agent's server has its parent in another JVM: one tree edge across nodes.
         int agents = afterPrint.jvms() - jvmsBefore - 1;
@@ -233,6 +287,15 @@ public final class SessionRunner {
       sdm.close();
       rss.stop();
     }
+  }
+
+  /** CPU seconds so far of sdm's JVM and of all its descendants (its gdbs and the programs). */
+  private static double[] cpuSplit(Process sdm) {
+    double below = 0;
+    for (ProcessHandle p : (Iterable<ProcessHandle>) sdm.descendants()::iterator) {
+      below += ProcessCpu.seconds(p.pid());
+    }
+    return new double[] {ProcessCpu.seconds(sdm.pid()), below};
   }
 
   private static double[] roundTrips(JsonConsole sdm, String command, int reps) throws Exception {

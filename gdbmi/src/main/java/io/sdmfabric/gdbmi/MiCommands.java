@@ -35,6 +35,17 @@ final class MiCommands {
         terminal(MiScope.GDB, terminal));
   }
 
+  /**
+   * Keeps the symbol indexes gdb builds in {@code directory} and reuses them (gdb 13's {@code set
+   * index-cache}): each gdb of a session otherwise indexes the same libraries' debug info anew. See
+   * "Index Files" in the GDB manual, https://sourceware.org/gdb/onlinedocs/gdb/Index-Files.html.
+   */
+  static List<MiCommand> indexCache(String directory) {
+    return List.of(
+        console(MiScope.GDB, "set index-cache directory " + directory),
+        console(MiScope.GDB, "set index-cache enabled on"));
+  }
+
   private static MiCommand set(String setting, String value) {
     return MiCommand.of("-gdb-set").param(setting).param(value);
   }

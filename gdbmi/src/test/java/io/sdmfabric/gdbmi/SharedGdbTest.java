@@ -85,6 +85,31 @@ class SharedGdbTest {
     }
   }
 
+  /**
+   * Launched ranks read their libraries' symbols when they stop, not as the libraries load: a
+   * breakpoint in the C library set while they are stopped in main finds it in each.
+   */
+  @Test
+  void aBreakpointInALibrarySetWhileTheRanksAreStoppedStopsEachThere() throws Exception {
+    start(2, "echo");
+    for (GdbDebugger r : ranks) {
+      get(r.insertBreakpoint(BreakpointSpec.at("main")));
+      get(r.run());
+    }
+    for (EventRecorder e : events) {
+      assertEquals("main", e.nextStop().frame().function());
+    }
+    for (GdbDebugger r : ranks) {
+      get(r.insertBreakpoint(BreakpointSpec.at("fgets")));
+      get(r.resume());
+    }
+    for (EventRecorder e : events) {
+      DebugEvent.Stopped stop = e.nextStop();
+      assertEquals(StopReason.BREAKPOINT_HIT, stop.reason());
+      assertTrue(stop.frame().function().contains("fgets"), stop.toString());
+    }
+  }
+
   @Test
   void aBreakpointOfSomeRanksStopsThoseOnlyAndEachRankNumbersItsOwnFrom1() throws Exception {
     start(3, "values");

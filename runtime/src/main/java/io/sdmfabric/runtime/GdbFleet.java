@@ -32,8 +32,9 @@ public final class GdbFleet {
   /**
    * Starts the debuggers of {@code size} ranks, in rank order.
    *
-   * @throws IOException when one cannot start (gdb missing: the message says so); those already
-   *     started are closed
+   * @throws IOException when one cannot start (gdb missing: the message says so), those already
+   *     started closed; or, before any starts, when the machine cannot hold that many ranks ({@link
+   *     RankLimits}: pseudo-terminals, open files, processes)
    */
   public static List<GdbDebugger> start(int size, int ranksPerGdb, GdbOptions options)
       throws IOException {
@@ -47,6 +48,7 @@ public final class GdbFleet {
   public static List<GdbDebugger> start(
       int size, int ranksPerGdb, GdbOptions options, Consumer<StartProgress> progress)
       throws IOException {
+    RankLimits.current().check(size, ranksPerGdb);
     AtomicInteger ready = new AtomicInteger();
     progress.accept(new StartProgress.GdbsStarting(0, size));
     int gdbs = (size + ranksPerGdb - 1) / ranksPerGdb;
