@@ -41,7 +41,7 @@ final class DapSessionOpener implements SessionOpener {
                 : Optional.empty(),
             launcher ? config.launcherArgs() : List.of(),
             OptionalLong.empty(),
-            GdbFleet.DEFAULT_RANKS_PER_GDB,
+            GdbFleet.ranksPerGdb(config.ranks()),
             DistributedSettings.DEFAULTS,
             FabricConfig.defaults()),
         log);

@@ -13,15 +13,28 @@ final class GdbSharingOptions {
       paramLabel = "N",
       description =
           "how many ranks one gdb debugs (1: a gdb per rank); a gdb that dies loses exactly its"
-              + " ranks (default: ${DEFAULT-VALUE})")
-  int ranksPerGdb = GdbFleet.DEFAULT_RANKS_PER_GDB;
+              + " ranks (default: 16, and 32 from 2,048 ranks up, where a gdb's memory per rank"
+              + " counts more than its start)")
+  Integer ranksPerGdb;
 
   /**
-   * The number given.
+   * The number given, else the default for a job of unknown size.
    *
    * @throws IllegalArgumentException when it is less than 1
    */
   int ranksPerGdb() {
+    return ranksPerGdb(0);
+  }
+
+  /**
+   * The number given, else the default for {@code size} ranks ({@link GdbFleet#ranksPerGdb}).
+   *
+   * @throws IllegalArgumentException when it is less than 1
+   */
+  int ranksPerGdb(int size) {
+    if (ranksPerGdb == null) {
+      return GdbFleet.ranksPerGdb(size);
+    }
     if (ranksPerGdb < 1) {
       throw new IllegalArgumentException("--ranks-per-gdb needs 1 or more, not " + ranksPerGdb);
     }

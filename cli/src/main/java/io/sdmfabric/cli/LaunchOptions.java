@@ -60,7 +60,7 @@ final class LaunchOptions {
         Optional.ofNullable(launcherFamily),
         launcherOptions,
         dvm == null ? OptionalLong.empty() : OptionalLong.of(dvm),
-        gdbs.ranksPerGdb(),
+        gdbs.ranksPerGdb(size),
         distributed.settings(),
         config);
   }

@@ -56,7 +56,7 @@ public record LaunchLine(
         transport,
         address,
         wireUp,
-        GdbFleet.DEFAULT_RANKS_PER_GDB,
+        GdbFleet.ranksPerGdb(size),
         config,
         keys);
   }

@@ -24,8 +24,21 @@ import java.util.function.Consumer;
 public final class GdbFleet {
   private static final int PARALLEL = 8;
 
-  /** Ranks per gdb unless the user says otherwise. */
+  /** Ranks per gdb unless the user says otherwise, below {@link #LARGE_JOB} ranks. */
   public static final int DEFAULT_RANKS_PER_GDB = 16;
+
+  /** From this many ranks up, a gdb debugs twice as many by default. */
+  static final int LARGE_JOB = 2048;
+
+  /**
+   * Ranks per gdb for a job of {@code size} ranks unless the user says otherwise (0: size unknown):
+   * 16, the cheapest start; from {@value #LARGE_JOB} ranks up 32, where the memory counts more. At
+   * 2,048 ranks, 16 per gdb took 3.7 MB of debugger per rank and 32 took 2.3 MB, for a start of
+   * about 20% more CPU (docs/PERFORMANCE.md, issue #30, item 1).
+   */
+  public static int ranksPerGdb(int size) {
+    return size >= LARGE_JOB ? 2 * DEFAULT_RANKS_PER_GDB : DEFAULT_RANKS_PER_GDB;
+  }
 
   private GdbFleet() {}
 
