@@ -27,23 +27,21 @@ final class GdbStack {
         .thenApply(r -> GdbResults.frames(r.results().list("stack")));
   }
 
-  /** Each of the program's threads' frames, asked of gdb thread by thread, selecting none. */
+  /**
+   * Each of the program's threads' frames, asked of gdb thread by thread, selecting none. The
+   * threads are those gdb has told of ({@code =thread-created}), not a {@code -thread-info}, which
+   * lists every program's threads of a shared gdb, each with its frame: 16 ranks' stacks asked that
+   * way made gdb describe every thread of the gdb 16 times.
+   */
   CompletableFuture<List<List<Frame>>> allStacks() {
-    return link.send(MiCommands.threads())
-        .thenCompose(
-            r -> {
-              List<CompletableFuture<List<Frame>>> stacks = new ArrayList<>();
-              for (MiValue v : r.results().list("threads").items()) {
-                int global = Integer.parseInt(GdbResults.asTuple(v).string("id"));
-                if (inferior.ownThread(global) > 0) {
-                  stacks.add(
-                      link.send(MiCommands.frames(MiScope.thread(global)))
-                          .thenApply(f -> GdbResults.frames(f.results().list("stack"))));
-                }
-              }
-              return CompletableFuture.allOf(stacks.toArray(CompletableFuture[]::new))
-                  .thenApply(done -> stacks.stream().map(CompletableFuture::join).toList());
-            });
+    List<CompletableFuture<List<Frame>>> stacks = new ArrayList<>();
+    for (int global : inferior.liveThreads()) {
+      stacks.add(
+          link.send(MiCommands.frames(MiScope.thread(global)))
+              .thenApply(f -> GdbResults.frames(f.results().list("stack"))));
+    }
+    return CompletableFuture.allOf(stacks.toArray(CompletableFuture[]::new))
+        .thenApply(done -> stacks.stream().map(CompletableFuture::join).toList());
   }
 
   CompletableFuture<Frame> selectFrame(int level) {

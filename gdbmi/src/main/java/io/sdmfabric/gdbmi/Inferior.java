@@ -97,6 +97,11 @@ final class Inferior {
     throw new DebuggerException("Invalid thread id: " + own);
   }
 
+  /** gdb's ids of the program's threads still there, in the order they were created. */
+  synchronized List<Integer> liveThreads() {
+    return threads.stream().filter(liveThreads::containsKey).toList();
+  }
+
   /** The first of the program's threads still there (its main thread), if any. */
   synchronized OptionalInt mainThread() {
     for (int global : threads) {

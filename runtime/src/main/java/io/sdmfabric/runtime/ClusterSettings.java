@@ -242,6 +242,10 @@ public final class ClusterSettings {
                 "sdm.downing.stable-after = 3s",
                 "sdm.downing.master-lost-after = 10s",
                 "pekko.cluster.failure-detector.acceptable-heartbeat-pause = 3s",
+                // The leader moves joining members up, and leaving ones out, at its ticks
+                // (1 s by default): an agent waited up to a second to be up, and a master ending
+                // alone waited about 0.65 s to leave its cluster of one (issue #30).
+                "pekko.cluster.leader-actions-interval = 200ms",
                 "pekko.cluster.jmx.enabled = off",
                 "pekko.cluster.log-info = off",
                 "pekko.loglevel = WARNING",
