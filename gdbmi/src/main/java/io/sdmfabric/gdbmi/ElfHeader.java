@@ -25,12 +25,8 @@ final class ElfHeader {
    */
   static boolean isDynamic(Path program) throws IOException {
     try (FileChannel f = FileChannel.open(program, StandardOpenOption.READ)) {
-      ByteBuffer ident = read(f, 0, 64);
-      if (ident.getInt(0) != 0x7f454c46) {
-        throw new IOException(program + " is not an ELF executable");
-      }
+      ByteBuffer ident = header(f, program);
       boolean wide = ident.get(4) == 2;
-      ident.order(ident.get(5) == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
       long phoff = wide ? ident.getLong(0x20) : Integer.toUnsignedLong(ident.getInt(0x1c));
       int phentsize = Short.toUnsignedInt(ident.getShort(wide ? 0x36 : 0x2a));
       int phnum = Short.toUnsignedInt(ident.getShort(wide ? 0x38 : 0x2c));
@@ -55,12 +51,8 @@ final class ElfHeader {
    */
   static boolean hasDebugInfoSection(Path program) throws IOException {
     try (FileChannel f = FileChannel.open(program, StandardOpenOption.READ)) {
-      ByteBuffer ident = read(f, 0, 64);
-      if (ident.getInt(0) != 0x7f454c46) {
-        throw new IOException(program + " is not an ELF executable");
-      }
+      ByteBuffer ident = header(f, program);
       boolean wide = ident.get(4) == 2;
-      ident.order(ident.get(5) == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
       long shoff = wide ? ident.getLong(0x28) : Integer.toUnsignedLong(ident.getInt(0x20));
       int shentsize = Short.toUnsignedInt(ident.getShort(wide ? 0x3a : 0x2e));
       int shnum = Short.toUnsignedInt(ident.getShort(wide ? 0x3c : 0x30));
@@ -91,6 +83,19 @@ final class ElfHeader {
       }
       return false;
     }
+  }
+
+  /**
+   * The ELF header, in the file's byte order (its byte 4 says 64-bit when 2).
+   *
+   * @throws IOException when the file is not ELF
+   */
+  private static ByteBuffer header(FileChannel f, Path program) throws IOException {
+    ByteBuffer ident = read(f, 0, 64);
+    if (ident.getInt(0) != 0x7f454c46) {
+      throw new IOException(program + " is not an ELF executable");
+    }
+    return ident.order(ident.get(5) == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
   }
 
   private static boolean matches(ByteBuffer strings, int at, byte[] wanted) {
