@@ -38,6 +38,10 @@ final class InferiorEvents implements MiListener {
   private final Inferior inferior;
   private final GdbDriver driver;
   private final java.util.function.BooleanSupplier lazySymbols;
+
+  /** Whether the program has loaded a library since its symbols were last read at a stop. */
+  private boolean librariesUnread = true;
+
   private final Set<Integer> running = new HashSet<>(); // global ids of running threads
 
   /** gdb has reported the end of the program ({@code =thread-group-exited}) since it started. */
@@ -88,6 +92,8 @@ final class InferiorEvents implements MiListener {
       if (!inferior.hasLiveThreads()) {
         driver.inferiorPid(inferior.group()).ifPresent(this::expectExit);
       }
+    } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("library-loaded")) {
+      librariesUnread = true;
     } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("thread-group-started")) {
       groupExited = false;
     } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("thread-group-exited")) {
@@ -321,9 +327,11 @@ final class InferiorEvents implements MiListener {
   }
 
   private void emit(DebugEvent e) {
-    if (e instanceof DebugEvent.Stopped && lazySymbols.getAsBoolean()) {
+    if (e instanceof DebugEvent.Stopped && lazySymbols.getAsBoolean() && librariesUnread) {
       // The libraries' symbols for the stopped rank, before anyone asks for its stack; on one of
-      // its threads, for gdb reads the list of libraries from the rank's memory.
+      // its threads, for gdb reads the list of libraries from the rank's memory. Only when it
+      // has loaded one since: a step's stop otherwise cost a round trip to gdb per rank.
+      librariesUnread = false;
       driver
           .send(MiCommands.loadLibrarySymbols(inferior.onThread()))
           .whenComplete((r, error) -> subscriber.accept(e));

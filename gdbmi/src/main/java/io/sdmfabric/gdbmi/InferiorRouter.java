@@ -7,8 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Hands each MI record of a gdb that runs several programs to the program it is about: records of a
  * thread group by its id, records of a thread by the group the thread was created in, and the exit
  * that gdb reports without naming anyone ({@code *stopped,reason="exited..."}) to the group whose
- * exit gdb announced just before it. gdb's end goes to every program; records about no program
- * (libraries, breakpoints) to none. Called on the driver's delivery thread only.
+ * exit gdb announced just before it. gdb's end goes to every program; a library loaded to the
+ * program that loaded it; records about no program (breakpoints) to none. Called on the driver's
+ * delivery thread only.
  */
 final class InferiorRouter implements MiListener {
   private final Map<String, MiListener> programs = new ConcurrentHashMap<>();
@@ -37,6 +38,7 @@ final class InferiorRouter implements MiListener {
     switch (r.asyncClass()) {
       case "thread-group-started", "thread-group-added", "thread-group-removed" ->
           t.optString("id").ifPresent(group -> to(group).onAsync(r));
+      case "library-loaded" -> t.optString("thread-group").ifPresent(group -> to(group).onAsync(r));
       case "thread-group-exited" ->
           t.optString("id")
               .ifPresent(
