@@ -115,9 +115,14 @@ public final class AttachedSession extends DistributedSession {
       AttachPlan plan = plan(spec.targets().get(), spec.rsh());
       // This host's processes stand still from now until their gdbs attach (FrozenProcesses).
       FrozenProcesses frozen = FrozenProcesses.freeze(localPids(plan));
-      s =
-          new AttachedSession(
-              spec, err, plan.size(), plan.ranks(), Optional.of(plan), Optional.empty(), frozen);
+      try {
+        s =
+            new AttachedSession(
+                spec, err, plan.size(), plan.ranks(), Optional.of(plan), Optional.empty(), frozen);
+      } catch (RuntimeException e) {
+        frozen.close();
+        throw e;
+      }
     } else {
       SlurmStep.Description step = spec.slurm().get().describe();
       s =
