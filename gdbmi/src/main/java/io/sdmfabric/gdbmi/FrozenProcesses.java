@@ -2,8 +2,6 @@ package io.sdmfabric.gdbmi;
 
 import io.sdmfabric.gdbmi.internal.Signals;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -103,12 +101,7 @@ public final class FrozenProcesses implements AutoCloseable {
 
   /** Whether {@code pid} is there and neither stopped nor traced nor a zombie. */
   private static boolean isRunning(long pid) {
-    try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      char state = stat.substring(stat.lastIndexOf(')') + 1).strip().charAt(0);
-      return state == 'R' || state == 'S' || state == 'D';
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
+    char state = ProcessStates.of(pid);
+    return state == 'R' || state == 'S' || state == 'D';
   }
 }

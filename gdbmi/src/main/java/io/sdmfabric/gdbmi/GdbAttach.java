@@ -3,7 +3,6 @@ package io.sdmfabric.gdbmi;
 import io.sdmfabric.gdbmi.internal.Signals;
 import io.sdmfabric.model.ProgramInfo;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -142,12 +141,7 @@ final class GdbAttach {
 
   /** Whether process {@code pid} is stopped by job control (state T in /proc). */
   private static boolean stoppedByJobControl(long pid) {
-    try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      return stat.substring(stat.lastIndexOf(')') + 1).strip().startsWith("T");
-    } catch (IOException | RuntimeException e) {
-      return false;
-    }
+    return ProcessStates.of(pid) == 'T';
   }
 
   /** Attaches and stops the process where it is; the attach's own stop is no event. */

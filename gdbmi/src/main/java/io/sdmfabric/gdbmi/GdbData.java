@@ -5,17 +5,11 @@ import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.MpiWait;
 import io.sdmfabric.model.Value;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 
 /**
  * One rank's data, as CDT's MIExpressions and its memory service: expressions and their types
@@ -101,7 +95,7 @@ final class GdbData {
   }
 
   CompletableFuture<MpiWait> mpiWait() {
-    if (!mayHaveWaitRecords()) {
+    if (!link.events.hasWaitRecords()) {
       return CompletableFuture.completedFuture(MpiWait.UNKNOWN);
     }
     return readMemory("&" + MpiWaitRecords.SYMBOL, MpiWaitRecords.SIZE)
@@ -111,24 +105,6 @@ final class GdbData {
                 Failures.message(e).contains("No symbol")
                     ? CompletableFuture.completedFuture(MpiWait.UNKNOWN)
                     : CompletableFuture.failedFuture(e));
-  }
-
-  /**
-   * Whether sdm's wait-records library may be in the program: false only when its process's map
-   * shows none. gdb answers a symbol that is nowhere only after searching every library's symbols
-   * (about 20 ms a rank of an Open MPI program with the C library's debug info installed).
-   */
-  private boolean mayHaveWaitRecords() {
-    OptionalLong pid = link.driver.inferiorPid(inferior.group());
-    if (pid.isEmpty()) {
-      return true;
-    }
-    try (Stream<String> maps =
-        Files.lines(Path.of("/proc", Long.toString(pid.getAsLong()), "maps"))) {
-      return maps.anyMatch(line -> line.endsWith("/" + WrapperLocations.LIBRARY));
-    } catch (IOException | UncheckedIOException e) {
-      return true; // gdb says
-    }
   }
 
   CompletableFuture<byte[]> readMemory(String address, int count) {

@@ -42,6 +42,9 @@ final class InferiorEvents implements MiListener {
   /** Whether the program has loaded a library since its symbols were last read at a stop. */
   private boolean librariesUnread = true;
 
+  /** Whether the program's process has loaded sdm's wait-records library. */
+  private volatile boolean waitRecordsLoaded;
+
   private final Set<Integer> running = new HashSet<>(); // global ids of running threads
 
   /** gdb has reported the end of the program ({@code =thread-group-exited}) since it started. */
@@ -61,6 +64,15 @@ final class InferiorEvents implements MiListener {
   }
 
   /** The rank is about to be resumed (run, continue, step): its next stop is news again. */
+  /**
+   * Whether gdb has told of sdm's wait-records library in the program's process: gdb answers a
+   * symbol that is nowhere only after searching every library's symbols (about 20 ms a rank of an
+   * Open MPI program with the C library's debug info installed).
+   */
+  boolean hasWaitRecords() {
+    return waitRecordsLoaded;
+  }
+
   synchronized void resuming() {
     mainFrameWanted = false;
     if (waiting != null) {
@@ -94,8 +106,12 @@ final class InferiorEvents implements MiListener {
       }
     } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("library-loaded")) {
       librariesUnread = true;
+      if (r.results().optString("id").orElse("").endsWith("/" + WrapperLocations.LIBRARY)) {
+        waitRecordsLoaded = true;
+      }
     } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("thread-group-started")) {
       groupExited = false;
+      waitRecordsLoaded = false;
     } else if (r.kind() == MiAsyncKind.NOTIFY && what.equals("thread-group-exited")) {
       groupExited = true;
       running.clear();
