@@ -53,6 +53,25 @@ final class GdbProcess {
           "-iex", "maintenance set internal-warning quit no",
           "-iex", "maintenance set internal-warning corefile no");
 
+  /**
+   * An argument pair that makes gdb's standard output line-buffered. gdb 13 leaves its standard
+   * output unbuffered and prints MI a character at a time: one {@code write} system call per byte
+   * (strace: 35,132 writes of one byte for 4 programs stepped 6 times), and as many wake-ups of the
+   * reader on the other end of the pipe. A stop at a breakpoint of 16 programs prints its 3.7 KB of
+   * {@code =breakpoint-modified}, so a {@code next} of 16 programs that ends on a breakpoint cost
+   * gdb 26-47 ms instead of 13-15 ms line-buffered (bench: 16 programs, 60 rounds). Every MI record
+   * ends with a newline, so line buffering holds back nothing a reader could use. The buffer is
+   * taken from C's heap, never freed: gdb flushes its output at exit after Python has ended. A gdb
+   * without Python, or whose C library is not found, stays unbuffered.
+   */
+  static final List<String> LINE_BUFFERED_OUTPUT =
+      List.of(
+          "-iex",
+          "python exec(\"try:\\n import ctypes\\n c = ctypes.CDLL(None)\\n"
+              + " c.malloc.restype = ctypes.c_void_p\\n"
+              + " c.setvbuf(ctypes.c_void_p.in_dll(c, 'stdout'), ctypes.c_void_p(c.malloc(65536)),"
+              + " 1, 65536)\\nexcept Exception:\\n pass\")");
+
   /** What the JVM's exit does to a gdb and its programs; the {@link GdbDriver} answers. */
   interface AtJvmExit {
     /**
@@ -84,8 +103,8 @@ final class GdbProcess {
 
   /**
    * Starts {@code gdb --interpreter=mi3 -nx -q} in {@link GdbOptions#directory}, with {@link
-   * #EARLY_SETTINGS} and without {@link GdbDriver#WITHHELD_ENVIRONMENT}, and reads its standard
-   * error.
+   * #EARLY_SETTINGS} and {@link #LINE_BUFFERED_OUTPUT}, without {@link
+   * GdbDriver#WITHHELD_ENVIRONMENT}, and reads its standard error.
    *
    * @throws IOException when gdb cannot be started (not installed: the message says so)
    */
@@ -93,6 +112,7 @@ final class GdbProcess {
     List<String> command =
         new ArrayList<>(List.of(options.executable(), "--interpreter=mi3", "-nx", "-q"));
     command.addAll(EARLY_SETTINGS);
+    command.addAll(LINE_BUFFERED_OUTPUT);
     command.addAll(options.extraArgs());
     Process process;
     try {
