@@ -82,7 +82,7 @@ public final class SessionKeystore implements AutoCloseable {
           TlsIdentity.generate("sdm session " + keystore.name)
               .keyStore(keystore.password.toCharArray());
       try (OutputStream out = Files.newOutputStream(keystore.createPrivateFile())) {
-        store.store(out, keystore.password.toCharArray());
+        TlsIdentity.writeKeyStore(store, out, keystore.password.toCharArray());
       } catch (GeneralSecurityException e) {
         throw new IOException("cannot write the session keystore: " + e.getMessage(), e);
       }

@@ -2,6 +2,8 @@ package io.sdmfabric.wire;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -20,6 +22,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.crypto.spec.PBEParameterSpec;
 
 /**
  * A TLS identity made in this JVM: a fresh EC key pair (P-256) and a self-signed X.509 certificate
@@ -44,6 +50,19 @@ public final class TlsIdentity {
   private static final int[] COMMON_NAME = {2, 5, 4, 3};
 
   private static final Duration VALIDITY = Duration.ofDays(3650);
+
+  /** PBKDF2's iterations for the session's key store: see {@link #keyStore} for why one. */
+  private static final int PBKDF2_ITERATIONS = 1;
+
+  /** How the key is sealed in the key store: the JDK's default algorithm for PKCS12 keys. */
+  private static final String KEY_PROTECTION = "PBEWithHmacSHA256AndAES_256";
+
+  private static final int SALT_BYTES = 16;
+
+  /** The JDK's PKCS12 iteration counts of a store's integrity check and its certificates. */
+  private static final List<String> PKCS12_ITERATION_PROPERTIES =
+      List.of("keystore.pkcs12.macIterationCount", "keystore.pkcs12.certPbeIterationCount");
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final PrivateKey key;
@@ -114,16 +133,59 @@ public final class TlsIdentity {
 
   /**
    * A PKCS12 key store holding the key pair under {@value #ALIAS}, the key and the store protected
-   * by {@code password}: usable as both key store and trust store.
+   * by {@code password}: usable as both key store and trust store. Write it with {@link
+   * #writeKeyStore}.
+   *
+   * <p>Its key is sealed with one iteration of PBKDF2 ({@value #PBKDF2_ITERATIONS}), not the JDK's
+   * 10,000: the iterations stretch a password a person chose, and the session's is an HMAC-SHA256
+   * under its secret (256 bits from {@code SecureRandom}), which no number of iterations makes
+   * harder to guess. They cost every opening: measured in a new JVM, writing the store took 260 ms
+   * of CPU and each opening with its key 150-220 ms, and a distributed session opens it several
+   * times in every JVM (the master's check, Artery's key store and trust store).
    */
   public KeyStore keyStore(char[] password) {
     try {
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, password);
-      store.setKeyEntry(ALIAS, key, password, new Certificate[] {certificate});
+      byte[] salt = new byte[SALT_BYTES];
+      RANDOM.nextBytes(salt);
+      store.setEntry(
+          ALIAS,
+          new KeyStore.PrivateKeyEntry(key, new Certificate[] {certificate}),
+          new KeyStore.PasswordProtection(
+              password, KEY_PROTECTION, new PBEParameterSpec(salt, PBKDF2_ITERATIONS)));
       return store;
     } catch (GeneralSecurityException | java.io.IOException e) {
       throw new IllegalStateException("cannot make a PKCS12 key store in this JDK", e);
+    }
+  }
+
+  /**
+   * Writes {@code store} (one of {@link #keyStore}) to {@code out} under {@code password}, its
+   * integrity check and its certificate's sealing also at {@value #PBKDF2_ITERATIONS} iteration
+   * (see {@link #keyStore}). The JDK takes those counts only from system properties, read as it
+   * writes; they are set for the write and put back as they were after it.
+   */
+  public static void writeKeyStore(KeyStore store, OutputStream out, char[] password)
+      throws IOException, GeneralSecurityException {
+    synchronized (TlsIdentity.class) {
+      Map<String, String> before = new HashMap<>();
+      for (String property : PKCS12_ITERATION_PROPERTIES) {
+        before.put(property, System.getProperty(property));
+        System.setProperty(property, Integer.toString(PBKDF2_ITERATIONS));
+      }
+      try {
+        store.store(out, password);
+      } finally {
+        before.forEach(
+            (property, value) -> {
+              if (value == null) {
+                System.clearProperty(property);
+              } else {
+                System.setProperty(property, value);
+              }
+            });
+      }
     }
   }
 

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.security.KeyStore;
@@ -68,6 +71,29 @@ class TlsIdentityTest {
     SSLContext theirs = pinned(TlsIdentity.generate("theirs").keyStore(PASSWORD));
 
     assertThrows(Exception.class, () -> handshake(mine, theirs));
+  }
+
+  @Test
+  void aWrittenKeyStoreOpensWithItsPasswordOnlyAndLeavesTheJdksPropertiesAsTheyWere()
+      throws Exception {
+    System.setProperty("keystore.pkcs12.macIterationCount", "5000");
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      TlsIdentity.writeKeyStore(TlsIdentity.generate("session").keyStore(PASSWORD), out, PASSWORD);
+
+      KeyStore reopened = KeyStore.getInstance("PKCS12");
+      reopened.load(new ByteArrayInputStream(out.toByteArray()), PASSWORD);
+      SSLContext context = pinned(reopened);
+      assertEquals("TLSv1.3", handshake(context, context));
+      KeyStore wrong = KeyStore.getInstance("PKCS12");
+      assertThrows(
+          IOException.class,
+          () -> wrong.load(new ByteArrayInputStream(out.toByteArray()), "other".toCharArray()));
+      assertEquals("5000", System.getProperty("keystore.pkcs12.macIterationCount"));
+      assertNull(System.getProperty("keystore.pkcs12.certPbeIterationCount"));
+    } finally {
+      System.clearProperty("keystore.pkcs12.macIterationCount");
+    }
   }
 
   @Test
