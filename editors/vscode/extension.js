@@ -24,7 +24,7 @@ function activate(context) {
           return new vscode.DebugAdapterExecutable(command[0], command.slice(1));
         }
         const jar = path.join(context.extensionPath, 'sdm.jar');
-        return new vscode.DebugAdapterExecutable('java', ['-jar', jar, 'dap']);
+        return new vscode.DebugAdapterExecutable('java', [...sdm.JVM_OPTIONS, '-jar', jar, 'dap']);
       },
     }),
   );

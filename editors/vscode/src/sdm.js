@@ -5,6 +5,9 @@ const vscode = require('vscode');
 const path = require('path');
 const { execFile, spawn } = require('child_process');
 
+/** The master's JVM options, as ./sdm gives them (runtime's JvmOptions.MASTER says why). */
+const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1'];
+
 /** The program and arguments that run `sdm ARGS...`. */
 function command(context, args) {
   const configured = vscode.workspace.getConfiguration('sdm').get('command') || [];
@@ -12,7 +15,7 @@ function command(context, args) {
     const base = configured.at(-1) === 'dap' ? configured.slice(0, -1) : configured;
     return { file: base[0], args: [...base.slice(1), ...args] };
   }
-  return { file: 'java', args: ['-jar', path.join(context.extensionPath, 'sdm.jar'), ...args] };
+  return { file: 'java', args: [...JVM_OPTIONS, '-jar', path.join(context.extensionPath, 'sdm.jar'), ...args] };
 }
 
 /**
@@ -75,4 +78,4 @@ function watch(context, args, seconds, onDocument, onError) {
   });
 }
 
-module.exports = { command, run, watch };
+module.exports = { JVM_OPTIONS, command, run, watch };

@@ -224,14 +224,7 @@ public final class ConnectRunner {
   }
 
   private static List<String> java(Path jar, String... args) {
-    List<String> c =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                jar.toString()));
-    c.addAll(List.of(args));
-    return c;
+    return SdmJar.command(jar, args);
   }
 
   private static void send(OutputStream in, String text) throws IOException {

@@ -184,7 +184,7 @@ public final class DapRunner {
 
   private static Round dapRound(Path jar, Job job, int reps, Path log) throws Exception {
     long start = System.nanoTime();
-    try (DapClient dap = DapClient.start(List.of(java(), "-jar", jar.toString(), "dap"), log)) {
+    try (DapClient dap = DapClient.start(SdmJar.command(jar, "dap"), log)) {
       double launchMs = (launchAndStop(dap, job) - start) / 1e6;
       List<ProcessHandle> processes = dap.process().descendants().toList();
       Map<Measure, double[]> ms = new EnumMap<>(Measure.class);
@@ -368,15 +368,8 @@ public final class DapRunner {
   private static Round consoleRound(Path jar, Job job, int reps) throws Exception {
     long start = System.nanoTime();
     List<String> command =
-        List.of(
-            java(),
-            "-jar",
-            jar.toString(),
-            "debug",
-            "--json",
-            "-n",
-            Integer.toString(job.ranks()),
-            job.program().toString());
+        SdmJar.command(
+            jar, "debug", "--json", "-n", Integer.toString(job.ranks()), job.program().toString());
     try (JsonConsole sdm = JsonConsole.start(command)) {
       sdm.send("break " + job.source() + ":" + job.line() + "\nrun\n");
       double launchMs = (awaitStops(sdm, job.ranks(), "run").lastNanos() - start) / 1e6;
@@ -536,9 +529,5 @@ public final class DapRunner {
   /** Every round's samples of {@code m}, sorted. */
   private static double[] pooled(List<Round> rounds, Measure m) {
     return rounds.stream().flatMapToDouble(r -> Arrays.stream(r.ms().get(m))).sorted().toArray();
-  }
-
-  private static String java() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 }

@@ -161,15 +161,14 @@ public final class RelayRunner {
   /** {@code sdm relay} to the server, on a port of its choosing. */
   private static Process startRelay(Path jar, int serverPort) throws IOException {
     return new ProcessBuilder(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-jar",
-            jar.toString(),
-            "relay",
-            "--quiet",
-            "--listen",
-            "127.0.0.1:0",
-            "--to",
-            "127.0.0.1:" + serverPort)
+            SdmJar.command(
+                jar,
+                "relay",
+                "--quiet",
+                "--listen",
+                "127.0.0.1:0",
+                "--to",
+                "127.0.0.1:" + serverPort))
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .start();
   }

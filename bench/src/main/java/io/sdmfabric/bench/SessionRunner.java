@@ -168,10 +168,8 @@ public final class SessionRunner {
       throws Exception {
     List<String> command =
         new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar",
-                jar.toString(),
+            SdmJar.command(
+                jar,
                 "debug",
                 "--json",
                 "--ranks-per-gdb",

@@ -184,9 +184,8 @@ public final class StartRunner {
       Path dir,
       boolean timeline)
       throws Exception {
-    List<String> command =
-        new ArrayList<>(
-            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    List<String> command = new ArrayList<>(List.of(SdmJar.java()));
+    command.addAll(SdmJar.options());
     command.addAll(javaOptions);
     Path classLog = dir.resolve("class-load.txt");
     if (timeline) {

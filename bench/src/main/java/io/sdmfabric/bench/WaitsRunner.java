@@ -53,10 +53,8 @@ public final class WaitsRunner {
   private static void run(Path jar, String launcher, Path program, int n, int reps)
       throws Exception {
     List<String> command =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-jar",
-            jar.toString(),
+        SdmJar.command(
+            jar,
             "debug",
             "--json",
             "--launcher",

@@ -1,6 +1,7 @@
 package io.sdmfabric.cli;
 
 import io.sdmfabric.gdbmi.TestPrograms;
+import io.sdmfabric.runtime.JvmOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,8 +65,9 @@ final class ClassDataArchive {
     }
     Files.createDirectories(archive.getParent());
     Path recording = archive.resolveSibling(archive.getFileName() + ".tmp");
-    List<String> cmd =
-        new ArrayList<>(List.of(Sdm.java(), "-XX:ArchiveClassesAtExit=" + recording));
+    List<String> cmd = new ArrayList<>(List.of(Sdm.java()));
+    cmd.addAll(JvmOptions.MASTER);
+    cmd.add("-XX:ArchiveClassesAtExit=" + recording);
     cmd.addAll(QUIET);
     cmd.addAll(
         List.of("-jar", jar.toString(), "debug", "-n", "2", Sdm.example("ranks", true).toString()));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.runtime.JvmOptions;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -389,10 +390,11 @@ final class Sdm {
 
   /**
    * The command line that runs {@code sdm ARGS}: this JVM's java running the fat jar, with the
-   * jar's class-data archive as {@code ./sdm} runs it.
+   * master's JVM options and the jar's class-data archive as {@code ./sdm} runs it.
    */
   static List<String> command(String... args) {
     List<String> cmd = new ArrayList<>(List.of(java()));
+    cmd.addAll(JvmOptions.MASTER);
     cmd.addAll(Archive.OPTIONS);
     cmd.addAll(List.of("-jar", JAR.toString()));
     cmd.addAll(List.of(args));

@@ -174,9 +174,7 @@ public final class DistributedMaster {
       List<String> options) {
     List<String> c = new ArrayList<>();
     c.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    // An agent mostly waits on gdb: the client compiler alone starts it sooner on few cores.
-    c.add("-XX:+UseSerialGC");
-    c.add("-XX:TieredStopAtLevel=1");
+    c.addAll(JvmOptions.AGENT);
     // The class-data archive sdm itself starts with (see ./sdm), where the node has it too.
     for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
       if (arg.startsWith("-XX:SharedArchiveFile=") || arg.startsWith("-Xlog:cds")) {
