@@ -7,6 +7,7 @@ import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.agent.AgentCommand;
 import io.sdmfabric.runtime.agent.LocalAgent;
+import io.sdmfabric.runtime.agent.SpoolAttachments;
 import io.sdmfabric.runtime.attach.AttachPlan;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionSecret;
@@ -237,22 +238,13 @@ public final class DistributedMaster {
   }
 
   /**
-   * Serves the launched job's ranks that stop in this host's {@code spool} before their exec of
-   * {@code program} from this JVM ({@link LocalAgent}), {@code ranksPerGdb} to a gdb.
+   * Serves the launched job's ranks of this host that {@code attachments} attach, from this JVM
+   * ({@link LocalAgent}).
    *
    * @param err where a rank that cannot be attached says why
    */
-  public LocalAgent serveSpoolHere(Path spool, Path program, int ranksPerGdb, PrintStream err) {
-    return LocalAgent.launched(
-        client.system(),
-        secret,
-        spec.config(),
-        spool,
-        program,
-        spec.size(),
-        spec.wireUp(),
-        ranksPerGdb,
-        err);
+  public LocalAgent serveSpoolHere(SpoolAttachments attachments, PrintStream err) {
+    return LocalAgent.launched(client.system(), secret, spec.config(), attachments, err);
   }
 
   /** Ends the master, waiting a while for it, and deletes the session's keys. */

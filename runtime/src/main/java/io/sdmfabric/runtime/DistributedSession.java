@@ -6,12 +6,12 @@ import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.runtime.agent.LocalAgent;
+import io.sdmfabric.runtime.agent.SpoolAttachments;
 import io.sdmfabric.runtime.attach.AttachPlan;
 import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.wire.Commands;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -259,11 +259,12 @@ public abstract sealed class DistributedSession extends MasterSession
   }
 
   /**
-   * Serves the launched ranks that stop in this host's {@code spool} from this JVM, with no agent
-   * JVM ({@link DistributedMaster#serveSpoolHere}).
+   * Serves the launched ranks of this host that {@code attachments} attach from this JVM, with no
+   * agent JVM ({@link DistributedMaster#serveSpoolHere}); they are the session's to close from now
+   * on.
    */
-  final void serveSpoolHere(Path spool, Path program, int ranksPerGdb) {
-    localAgents.add(master.serveSpoolHere(spool, program, ranksPerGdb, err));
+  final void serveSpoolHere(SpoolAttachments attachments) {
+    localAgents.add(master.serveSpoolHere(attachments, err));
   }
 
   /** Whether this JVM serves ranks of its own host. */

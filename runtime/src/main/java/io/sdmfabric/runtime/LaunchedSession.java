@@ -3,6 +3,7 @@ package io.sdmfabric.runtime;
 import io.sdmfabric.model.HostList;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
+import io.sdmfabric.runtime.agent.SpoolAttachments;
 import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.launch.JobHosts;
 import io.sdmfabric.runtime.launch.JobLauncher;
@@ -160,12 +161,43 @@ public final class LaunchedSession extends DistributedSession {
             spec.size(),
             RankShim.command(spool.toString(), mpiWaitLibrary(), spec.program(), spec.args()));
     ranks = startProcess(ranksCommand, Map.of(), false, "ranks", Ending.END, 10, this::onRanksLine);
-    Optional<JobLauncher.SlurmJob> job = Optional.empty();
-    String address = spec.address();
     List<String> hosts = JobHosts.of(launcher, spec.launcherOptions(), System.getenv());
     // A job of this host alone is served from this JVM, with no agent to launch and join. Slurm
     // places the ranks itself, wherever it likes.
-    boolean here = !launcher.isSlurm() && hosts.stream().allMatch(AttachTargets::isLocal);
+    if (!launcher.isSlurm() && hosts.stream().allMatch(AttachTargets::isLocal)) {
+      startServedHere(hosts);
+    } else {
+      startWithAgents(launcher, hosts);
+    }
+  }
+
+  /**
+   * A job of this host alone: its ranks are attached as they stop, while the master starts (about a
+   * second, in which they had all stopped and waited), and served from this JVM.
+   */
+  private void startServedHere(List<String> hosts) throws IOException, InterruptedException {
+    SpoolAttachments attachments =
+        SpoolAttachments.start(
+            spool, Path.of(spec.program()), spec.size(), spec.wireUp(), spec.ranksPerGdb());
+    try {
+      String address = spec.address();
+      startJobMaster(address != null ? address : LocalAddress.reachingAny(hosts));
+      checkAlive(); // ranks that could not start (their shim says why)
+      serveSpoolHere(attachments);
+      attachments = null;
+    } finally {
+      if (attachments != null) {
+        attachments.close();
+      }
+    }
+    awaitTree();
+  }
+
+  /** Starts the master, then the agents that serve the job's ranks on their nodes. */
+  private void startWithAgents(JobLauncher launcher, List<String> hosts)
+      throws IOException, InterruptedException {
+    Optional<JobLauncher.SlurmJob> job = Optional.empty();
+    String address = spec.address();
     if (address == null) {
       if (hosts.isEmpty() && launcher.isSlurm()) {
         // Slurm places the job: its nodes are known once rank 0 says them.
@@ -174,29 +206,10 @@ public final class LaunchedSession extends DistributedSession {
       }
       address = LocalAddress.reachingAny(hosts);
     }
-    // The ranks stop themselves as they start, so the master starts meanwhile: it costs seconds.
-    DistributedMaster master =
-        startMaster(
-            new DistributedMaster.Spec(
-                spec.size(),
-                RankSet.all(spec.size()),
-                spec.transport(),
-                address,
-                spec.wireUp(),
-                spec.config(),
-                false,
-                spec.keys()));
-
-    // Once every rank has exited, their launcher ends, and their last lines are in its pipe.
-    master.client().subscribe(this::noteExits);
+    DistributedMaster master = startJobMaster(address);
     checkAlive(); // ranks that could not start (their shim says why): no agents for them
     if (launcher.isSlurm() && job.isEmpty()) {
       job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
-    }
-    if (here) {
-      serveSpoolHere(spool, Path.of(spec.program()), spec.ranksPerGdb());
-      awaitTree();
-      return;
     }
     Map<String, String> env = master.agentSecrets();
     List<String> agentCommand =
@@ -218,6 +231,27 @@ public final class LaunchedSession extends DistributedSession {
             15,
             this::onAgentLine);
     awaitTree();
+  }
+
+  /**
+   * Starts the job's master at {@code address}; the ranks stop themselves as they start, so it
+   * starts meanwhile (it costs seconds). It hears of the ranks' exits from then on.
+   */
+  private DistributedMaster startJobMaster(String address) throws IOException {
+    DistributedMaster master =
+        startMaster(
+            new DistributedMaster.Spec(
+                spec.size(),
+                RankSet.all(spec.size()),
+                spec.transport(),
+                address,
+                spec.wireUp(),
+                spec.config(),
+                false,
+                spec.keys()));
+    // Once every rank has exited, their launcher ends, and their last lines are in its pipe.
+    master.client().subscribe(this::noteExits);
+    return master;
   }
 
   private void noteExits(RankReply event) {

@@ -5,13 +5,10 @@ import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.runtime.attach.AttachPlan;
-import io.sdmfabric.runtime.launch.RankSpool;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.wire.SessionSecret;
 import java.io.PrintStream;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -59,9 +56,8 @@ public final class LocalAgent implements AutoCloseable {
   }
 
   /**
-   * Serves the ranks of a launched job that stop in this host's {@code spool} before their exec of
-   * {@code program}, {@code ranksPerGdb} to a gdb, from {@code master}'s actor system: the job's
-   * {@code size} ranks, or those that come within {@code wireUp}.
+   * Serves the ranks of a launched job that {@code attachments} attach (or attached already), from
+   * {@code master}'s actor system.
    *
    * @param err where a rank that cannot be attached says why
    */
@@ -69,21 +65,10 @@ public final class LocalAgent implements AutoCloseable {
       ActorSystem<?> master,
       SessionSecret secret,
       FabricConfig config,
-      Path spool,
-      Path program,
-      int size,
-      Duration wireUp,
-      int ranksPerGdb,
+      SpoolAttachments attachments,
       PrintStream err) {
-    SpoolAttacher attacher =
-        new SpoolAttacher(
-            new RankSpool(spool),
-            size,
-            wireUp,
-            new GdbPool(GdbOptions.defaults(), ranksPerGdb),
-            program);
-    LocalAgent local = new LocalAgent(attacher::stop);
-    local.serve(master, secret, config, attacher::start, err);
+    LocalAgent local = new LocalAgent(attachments::close);
+    local.serve(master, secret, config, attachments::handTo, err);
     return local;
   }
 
