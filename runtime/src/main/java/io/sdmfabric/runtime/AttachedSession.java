@@ -6,6 +6,7 @@ import io.sdmfabric.model.HostList;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.Shell;
 import io.sdmfabric.model.TerminalText;
+import io.sdmfabric.runtime.agent.EarlyAttachments;
 import io.sdmfabric.runtime.attach.AttachPlan;
 import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.attach.ProcessProbe;
@@ -192,6 +193,24 @@ public final class AttachedSession extends DistributedSession {
 
   @Override
   void start() throws IOException, InterruptedException {
+    // This host's processes are attached while the master starts.
+    EarlyAttachments here =
+        plan.flatMap(p -> p.hosts().entrySet().stream().filter(h -> isLocal(h.getKey())).findAny())
+            .map(h -> EarlyAttachments.processes(h.getValue(), spec.ranksPerGdb(), frozen))
+            .orElse(null);
+    try {
+      startMasterAndAgents(here);
+      here = null;
+    } finally {
+      if (here != null) {
+        here.close();
+      }
+    }
+    awaitTree();
+  }
+
+  /** Starts the master, then every host's agent: {@code here} serves this host's processes. */
+  private void startMasterAndAgents(EarlyAttachments here) throws IOException {
     DistributedMaster master =
         startMaster(
             new DistributedMaster.Spec(
@@ -204,9 +223,14 @@ public final class AttachedSession extends DistributedSession {
                 true,
                 spec.keys()));
     Map<String, String> secrets = master.agentSecrets();
+    if (here != null) {
+      serveHere(here);
+    }
     if (plan.isPresent()) {
       for (Map.Entry<String, List<AttachPlan.Rank>> host : plan.get().hosts().entrySet()) {
-        startAgent(host.getKey(), host.getValue(), secrets);
+        if (!isLocal(host.getKey())) {
+          startAgent(host.getKey(), host.getValue(), secrets);
+        }
       }
     } else {
       SlurmStep s = spec.slurm().orElseThrow();
@@ -220,23 +244,19 @@ public final class AttachedSession extends DistributedSession {
               master.agentCommand(List.of("--slurm-step", s.id(), "--ranks-per-gdb", perGdb())));
       startAgent(command, secrets, false, "agent");
     }
-    awaitTree();
+  }
+
+  private static boolean isLocal(String host) {
+    return AttachTargets.isLocal(host);
   }
 
   private String perGdb() {
     return Integer.toString(spec.ranksPerGdb());
   }
 
-  /**
-   * The agent of one host's processes: this JVM for this host's ({@link #serveHere}), an agent JVM
-   * through the remote shell elsewhere.
-   */
+  /** The agent JVM of another host's processes, through the remote shell. */
   private void startAgent(String host, List<AttachPlan.Rank> ranks, Map<String, String> secrets)
       throws IOException {
-    if (AttachTargets.isLocal(host)) {
-      serveHere(ranks, spec.ranksPerGdb(), frozen);
-      return;
-    }
     StringBuilder list = new StringBuilder();
     for (AttachPlan.Rank r : ranks) {
       list.append(list.length() == 0 ? "" : ",").append(r.pid()).append('=').append(r.rank());

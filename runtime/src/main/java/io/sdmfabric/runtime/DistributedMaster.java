@@ -2,13 +2,11 @@ package io.sdmfabric.runtime;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.agent.AgentCommand;
+import io.sdmfabric.runtime.agent.EarlyAttachments;
 import io.sdmfabric.runtime.agent.LocalAgent;
-import io.sdmfabric.runtime.agent.SpoolAttachments;
-import io.sdmfabric.runtime.attach.AttachPlan;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.wire.SessionSecret;
 import java.io.File;
@@ -224,27 +222,13 @@ public final class DistributedMaster {
   }
 
   /**
-   * Serves {@code ranks}, running processes of this host, from this JVM ({@link LocalAgent}),
-   * {@code ranksPerGdb} to a gdb: they register with the rendezvous as an agent's do, and run on
-   * after the session.
-   *
-   * @param frozen those of the processes stopped until their gdb attaches (let go by then)
-   * @param err where a rank that cannot be attached says why
-   */
-  public LocalAgent serveHere(
-      List<AttachPlan.Rank> ranks, int ranksPerGdb, FrozenProcesses frozen, PrintStream err) {
-    return LocalAgent.attach(
-        client.system(), secret, spec.config(), ranks, ranksPerGdb, frozen, err);
-  }
-
-  /**
-   * Serves the launched job's ranks of this host that {@code attachments} attach, from this JVM
-   * ({@link LocalAgent}).
+   * Serves this host's ranks that {@code attachments} attach from this JVM ({@link LocalAgent}):
+   * they register with the rendezvous as an agent's do.
    *
    * @param err where a rank that cannot be attached says why
    */
-  public LocalAgent serveSpoolHere(SpoolAttachments attachments, PrintStream err) {
-    return LocalAgent.launched(client.system(), secret, spec.config(), attachments, err);
+  public LocalAgent serveHere(EarlyAttachments attachments, PrintStream err) {
+    return LocalAgent.serving(client.system(), secret, spec.config(), attachments, err);
   }
 
   /** Ends the master, waiting a while for it, and deletes the session's keys. */

@@ -1,13 +1,11 @@
 package io.sdmfabric.runtime;
 
-import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.StartProgress;
+import io.sdmfabric.runtime.agent.EarlyAttachments;
 import io.sdmfabric.runtime.agent.LocalAgent;
-import io.sdmfabric.runtime.agent.SpoolAttachments;
-import io.sdmfabric.runtime.attach.AttachPlan;
 import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.wire.Commands;
 import java.io.IOException;
@@ -251,20 +249,11 @@ public abstract sealed class DistributedSession extends MasterSession
   }
 
   /**
-   * Serves {@code ranks}, running processes of this host, from this JVM, with no agent JVM ({@link
-   * DistributedMaster#serveHere}).
+   * Serves this host's ranks that {@code attachments} attach from this JVM, with no agent JVM
+   * ({@link DistributedMaster#serveHere}); they are the session's to close from now on.
    */
-  final void serveHere(List<AttachPlan.Rank> ranks, int ranksPerGdb, FrozenProcesses frozen) {
-    localAgents.add(master.serveHere(ranks, ranksPerGdb, frozen, err));
-  }
-
-  /**
-   * Serves the launched ranks of this host that {@code attachments} attach from this JVM, with no
-   * agent JVM ({@link DistributedMaster#serveSpoolHere}); they are the session's to close from now
-   * on.
-   */
-  final void serveSpoolHere(SpoolAttachments attachments) {
-    localAgents.add(master.serveSpoolHere(attachments, err));
+  final void serveHere(EarlyAttachments attachments) {
+    localAgents.add(master.serveHere(attachments, err));
   }
 
   /** Whether this JVM serves ranks of its own host. */

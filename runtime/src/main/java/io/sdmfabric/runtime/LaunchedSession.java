@@ -3,7 +3,7 @@ package io.sdmfabric.runtime;
 import io.sdmfabric.model.HostList;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
-import io.sdmfabric.runtime.agent.SpoolAttachments;
+import io.sdmfabric.runtime.agent.EarlyAttachments;
 import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.launch.JobHosts;
 import io.sdmfabric.runtime.launch.JobLauncher;
@@ -176,14 +176,14 @@ public final class LaunchedSession extends DistributedSession {
    * second, in which they had all stopped and waited), and served from this JVM.
    */
   private void startServedHere(List<String> hosts) throws IOException, InterruptedException {
-    SpoolAttachments attachments =
-        SpoolAttachments.start(
+    EarlyAttachments attachments =
+        EarlyAttachments.spool(
             spool, Path.of(spec.program()), spec.size(), spec.wireUp(), spec.ranksPerGdb());
     try {
       String address = spec.address();
       startJobMaster(address != null ? address : LocalAddress.reachingAny(hosts));
       checkAlive(); // ranks that could not start (their shim says why)
-      serveSpoolHere(attachments);
+      serveHere(attachments);
       attachments = null;
     } finally {
       if (attachments != null) {

@@ -1,10 +1,6 @@
 package io.sdmfabric.runtime.agent;
 
-import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.gdbmi.GdbDebugger;
-import io.sdmfabric.gdbmi.GdbOptions;
-import io.sdmfabric.gdbmi.GdbPool;
-import io.sdmfabric.runtime.attach.AttachPlan;
 import io.sdmfabric.server.FabricConfig;
 import io.sdmfabric.server.ReplyCache;
 import io.sdmfabric.wire.SessionSecret;
@@ -21,7 +17,8 @@ import org.apache.pekko.cluster.typed.Cluster;
  * server node run beside the master, with no agent JVM to start and no cluster to join, which is
  * most of what a small job's start costs on few cores. It registers its ranks with the rendezvous
  * as any agent does, proving the session's secret. Its ranks are running processes ({@code sdm
- * attach}) or a launched job's, from this host's spool. Closing it ends its gdbs.
+ * attach}) or a launched job's, from this host's spool, attached by {@link EarlyAttachments}, which
+ * may have begun before the master. Closing it ends its gdbs.
  */
 public final class LocalAgent implements AutoCloseable {
   private final Runnable stopAttaching;
@@ -32,40 +29,16 @@ public final class LocalAgent implements AutoCloseable {
   }
 
   /**
-   * Attaches to {@code ranks}, running processes of this host, and serves them from {@code
-   * master}'s actor system, {@code ranksPerGdb} to a gdb; they run on after the session.
-   *
-   * @param frozen those of the processes stopped until their gdb attaches (let go by then)
-   * @param err where a rank that cannot be attached says why
-   */
-  public static LocalAgent attach(
-      ActorSystem<?> master,
-      SessionSecret secret,
-      FabricConfig config,
-      List<AttachPlan.Rank> ranks,
-      int ranksPerGdb,
-      FrozenProcesses frozen,
-      PrintStream err) {
-    PidAttacher attacher =
-        new PidAttacher(new GdbPool(GdbOptions.defaults(), ranksPerGdb), false, frozen);
-    List<PidAttacher.Target> targets =
-        ranks.stream().map(r -> new PidAttacher.Target(r.pid(), r.rank())).toList();
-    LocalAgent local = new LocalAgent(attacher::stop);
-    local.serve(master, secret, config, listener -> attacher.start(targets, listener), err);
-    return local;
-  }
-
-  /**
-   * Serves the ranks of a launched job that {@code attachments} attach (or attached already), from
-   * {@code master}'s actor system.
+   * Serves this host's ranks that {@code attachments} attach (or attached already), from {@code
+   * master}'s actor system.
    *
    * @param err where a rank that cannot be attached says why
    */
-  public static LocalAgent launched(
+  public static LocalAgent serving(
       ActorSystem<?> master,
       SessionSecret secret,
       FabricConfig config,
-      SpoolAttachments attachments,
+      EarlyAttachments attachments,
       PrintStream err) {
     LocalAgent local = new LocalAgent(attachments::close);
     local.serve(master, secret, config, attachments::handTo, err);

@@ -1,8 +1,10 @@
 package io.sdmfabric.runtime.agent;
 
+import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.gdbmi.GdbDebugger;
 import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.gdbmi.GdbPool;
+import io.sdmfabric.runtime.attach.AttachPlan;
 import io.sdmfabric.runtime.launch.RankSpool;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,13 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The attaching of a launched job's ranks in this host's spool, started before there is an agent to
- * hand them to: gdb attaches to each rank as soon as its shim has stopped, and what became of each
- * is held until {@link #handTo} names who serves them. A job of the master's own host starts this
- * as soon as its launcher runs, so that the attaching goes on while the master's actor system
- * starts (about a second here, in which the ranks had all stopped and waited).
+ * The attaching of this host's ranks, started before there is an agent to hand them to: gdb
+ * attaches to each as soon as it can, and what became of each rank is held until {@link #handTo}
+ * names who serves them. A session whose ranks are all on the master's own host starts this before
+ * the master's actor system (about a second here, in which the ranks had been ready and waited): a
+ * launched job's ranks as each stops in the spool, a running job's processes at once.
  */
-public final class SpoolAttachments implements SpoolAttacher.Listener, AutoCloseable {
+public final class EarlyAttachments implements SpoolAttacher.Listener, AutoCloseable {
   /** What became of one rank, as {@link SpoolAttacher.Listener} was told. */
   private sealed interface Outcome {
     void tell(SpoolAttacher.Listener listener);
@@ -36,21 +38,21 @@ public final class SpoolAttachments implements SpoolAttacher.Listener, AutoClose
     }
   }
 
-  private final SpoolAttacher attacher;
+  private final Runnable stopAttaching;
   private final List<Outcome> held = new ArrayList<>(); // guarded by this
   private SpoolAttacher.Listener listener; // guarded by this
   private boolean closed; // guarded by this
 
-  private SpoolAttachments(SpoolAttacher attacher) {
-    this.attacher = attacher;
+  private EarlyAttachments(Runnable stopAttaching) {
+    this.stopAttaching = stopAttaching;
   }
 
   /**
-   * Starts attaching the ranks that stop in {@code spool} before their exec of {@code program},
-   * {@code ranksPerGdb} to a gdb: the job's {@code size} ranks, or those that come within {@code
-   * wireUp}.
+   * Starts attaching the ranks of a launched job that stop in {@code spool} before their exec of
+   * {@code program}, {@code ranksPerGdb} to a gdb: the job's {@code size} ranks, or those that come
+   * within {@code wireUp}.
    */
-  public static SpoolAttachments start(
+  public static EarlyAttachments spool(
       Path spool, Path program, int size, Duration wireUp, int ranksPerGdb) {
     SpoolAttacher attacher =
         new SpoolAttacher(
@@ -59,8 +61,24 @@ public final class SpoolAttachments implements SpoolAttacher.Listener, AutoClose
             wireUp,
             new GdbPool(GdbOptions.defaults(), ranksPerGdb),
             program);
-    SpoolAttachments attachments = new SpoolAttachments(attacher);
+    EarlyAttachments attachments = new EarlyAttachments(attacher::stop);
     attacher.start(attachments);
+    return attachments;
+  }
+
+  /**
+   * Starts attaching to {@code ranks}, running processes of this host, {@code ranksPerGdb} to a
+   * gdb; they run on after the session.
+   *
+   * @param frozen those of the processes stopped until their gdb attaches (let go by then)
+   */
+  public static EarlyAttachments processes(
+      List<AttachPlan.Rank> ranks, int ranksPerGdb, FrozenProcesses frozen) {
+    PidAttacher attacher =
+        new PidAttacher(new GdbPool(GdbOptions.defaults(), ranksPerGdb), false, frozen);
+    EarlyAttachments attachments = new EarlyAttachments(attacher::stop);
+    attacher.start(
+        ranks.stream().map(r -> new PidAttacher.Target(r.pid(), r.rank())).toList(), attachments);
     return attachments;
   }
 
@@ -116,7 +134,7 @@ public final class SpoolAttachments implements SpoolAttacher.Listener, AutoClose
       }
       held.clear();
     }
-    attacher.stop();
+    stopAttaching.run();
     unserved.parallelStream().forEach(GdbDebugger::close);
   }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SpoolAttachmentsTest {
+class EarlyAttachmentsTest {
   @TempDir Path dir;
 
   /** Writes down what it is told, as "rank:why". */
@@ -31,8 +31,8 @@ class SpoolAttachmentsTest {
   @Test
   void whatCameBeforeTheHandOverIsToldInOrderAndWhatComesAfterAsItComes() {
     // No spool yet: the attacher finds no rank and stops at once.
-    try (SpoolAttachments attachments =
-        SpoolAttachments.start(
+    try (EarlyAttachments attachments =
+        EarlyAttachments.spool(
             dir.resolve("spool"), Path.of("/bin/true"), 3, Duration.ofMillis(50), 16)) {
       attachments.failed(2, "no pid");
       attachments.failed(0, "gone");
@@ -48,8 +48,8 @@ class SpoolAttachmentsTest {
 
   @Test
   void aClosedAttachmentHandsNothingOn() {
-    SpoolAttachments attachments =
-        SpoolAttachments.start(
+    EarlyAttachments attachments =
+        EarlyAttachments.spool(
             dir.resolve("spool"), Path.of("/bin/true"), 1, Duration.ofMillis(50), 16);
     attachments.failed(0, "gone");
     attachments.close();
