@@ -11,6 +11,20 @@
 #                              when gdb's variable objects must list them (C++ classes, whose
 #                              access groups Python cannot see).
 #   sdm-type EXPR              the type of EXPR as `whatis` names it.
+#
+# And for several ranks of this gdb at once (its programs), each distinct answer printed once with
+# the positions (from 0, in the order asked) of the ranks that gave it:
+#
+#   sdm-frames T,T,...         the frames of each of gdb's threads T (global numbers), as
+#                              -stack-list-frames describes them, without their addresses.
+#   sdm-values DEPTH MAX T.F,T.F,... EXPR
+#                              sdm-value DEPTH MAX EXPR in frame F of each thread T.
+#
+# They print ^done,answers=[{members="0,2",stack=[...]|value={...}|error="..."},...],alone="1,3":
+# error is gdb's message, as the rank's own command would have failed with it; alone are the ranks
+# to ask on their own (a thread that is not stopped or not there, a frame not there, a C++ value
+# whose children only variable objects list, any other failure), so that each answers as it would
+# have alone. gdb's selected thread is the one selected before.
 import gdb
 
 
@@ -152,26 +166,30 @@ class SdmValue(gdb.Command):
         words = arg.split(None, 2)
         if len(words) != 3:
             raise gdb.GdbError("usage: sdm-value DEPTH MAX EXPR")
-        depth, most, expression = int(words[0]), int(words[1]), words[2]
-        value = gdb.parse_and_eval(expression)
-        text = value.format_string()
-        try:
-            size = value.type.sizeof
-        except gdb.error:
-            size = 0
-        result = {
-            "type": str(value.type),
-            "size": str(size),
-            "value": text,
-            "shown": _shown(value),
-            "numchild": str(_count(value.type)),
-        }
-        if _has_children(value):
-            if _in_cplus():
-                result["children"] = "varobj"
-            else:
-                result["children"] = _children(value, expression, depth, most)
-        return result
+        return _value(int(words[0]), int(words[1]), words[2])
+
+
+def _value(depth, most, expression):
+    """What sdm-value prints of EXPR in the selected frame."""
+    value = gdb.parse_and_eval(expression)
+    text = value.format_string()
+    try:
+        size = value.type.sizeof
+    except gdb.error:
+        size = 0
+    result = {
+        "type": str(value.type),
+        "size": str(size),
+        "value": text,
+        "shown": _shown(value),
+        "numchild": str(_count(value.type)),
+    }
+    if _has_children(value):
+        if _in_cplus():
+            result["children"] = "varobj"
+        else:
+            result["children"] = _children(value, expression, depth, most)
+    return result
 
 
 class SdmType(gdb.Command):
@@ -185,5 +203,149 @@ class SdmType(gdb.Command):
         return {"type": str(gdb.parse_and_eval(arg).type)}
 
 
+class _Answers:
+    """Answers of several ranks, each distinct one (its MI text) once with the ranks that gave it."""
+
+    def __init__(self):
+        self.members = {}
+        self.alone = []
+
+    def add(self, position, text):
+        self.members.setdefault(text, []).append(str(position))
+
+    def mi(self):
+        answers = ",".join(
+            '{members="%s",%s}' % (",".join(m), text) for text, m in self.members.items()
+        )
+        return '^done,answers=[%s],alone="%s"' % (answers, ",".join(map(str, self.alone)))
+
+
+def _stopped_threads():
+    """gdb's threads that are stopped, by global number."""
+    found = {}
+    for inferior in gdb.inferiors():
+        for thread in inferior.threads():
+            if thread.is_valid() and thread.is_stopped():
+                found[thread.global_num] = thread
+    return found
+
+
+def _in_turn(invoke):
+    """Runs invoke(answers, threads, arg), then selects again the thread selected before."""
+
+    def run(self, arg, from_tty):
+        before = gdb.selected_thread()
+        answers = _Answers()
+        try:
+            invoke(self, answers, _stopped_threads(), arg)
+        finally:
+            if before is not None and before.is_valid():
+                before.switch()
+        print(answers.mi())
+
+    return run
+
+
+_SPECIAL_FRAMES = {
+    gdb.DUMMY_FRAME: "<function called from gdb>",
+    gdb.SIGTRAMP_FRAME: "<signal handler called>",
+    gdb.ARCH_FRAME: "<cross-architecture call>",
+}
+
+_CALLERS = (gdb.NORMAL_FRAME, gdb.TAILCALL_FRAME)
+
+
+def _stack():
+    """The selected thread's frames as -stack-list-frames describes them (print_frame in gdb's
+    stack.c), without their addresses: level, func, and file and line where the frame has a source
+    position, else the library its code is in."""
+    frames = []
+    frame = gdb.newest_frame()
+    newer = None  # the type of the nearest newer frame that is not inlined
+    level = 0
+    while frame is not None:
+        kind = frame.type()
+        special = _SPECIAL_FRAMES.get(kind)
+        if special is not None:
+            t = {"level": str(level), "func": special}
+        else:
+            t = {"level": str(level)}
+            name = frame.name()
+            t["func"] = name if name is not None else "??"
+            sal = frame.find_sal()
+            if sal.symtab is not None:
+                t["file"] = sal.symtab.filename
+                t["line"] = str(sal.line)
+            if name is None or sal.symtab is None:
+                # gdb's get_frame_address_in_block: a caller's pc is its return address.
+                pc = frame.pc()
+                if newer in _CALLERS and kind in _CALLERS + (gdb.INLINE_FRAME,):
+                    pc -= 1
+                library = gdb.solib_name(pc)
+                if library:
+                    t["from"] = library
+        frames.append("frame=" + _mi(t))
+        if kind != gdb.INLINE_FRAME:
+            newer = kind
+        frame = frame.older()
+        level += 1
+    return "[" + ",".join(frames) + "]"
+
+
+class SdmFrames(gdb.Command):
+    def __init__(self):
+        super().__init__("sdm-frames", gdb.COMMAND_STACK)
+
+    @_in_turn
+    def invoke(self, answers, threads, arg):
+        for position, word in enumerate(arg.split(",")):
+            thread = threads.get(int(word))
+            try:
+                if thread is None:
+                    raise LookupError(word)
+                thread.switch()
+                answers.add(position, "stack=" + _stack())
+            except Exception:
+                answers.alone.append(position)
+
+
+class SdmValues(gdb.Command):
+    def __init__(self):
+        super().__init__("sdm-values", gdb.COMMAND_DATA)
+
+    @_in_turn
+    def invoke(self, answers, threads, arg):
+        words = arg.split(None, 3)
+        depth, most, expression = int(words[0]), int(words[1]), words[3]
+        for position, word in enumerate(words[2].split(",")):
+            number, level = word.split(".")
+            thread = threads.get(int(number))
+            try:
+                if thread is None:
+                    raise LookupError(word)
+                thread.switch()
+                frame = gdb.newest_frame()
+                for _ in range(int(level)):
+                    frame = frame.older()
+                frame.select()
+            except Exception:
+                answers.alone.append(position)
+                continue
+            try:
+                result = _value(depth, most, expression)
+            except gdb.error as e:
+                answers.add(position, "error=" + _mi(str(e)))
+                continue
+            except Exception:
+                answers.alone.append(position)
+                continue
+            if result.get("children") == "varobj":
+                answers.alone.append(position)
+            else:
+                answers.add(position, "value=" + _mi(result))
+
+
 SdmValue()
 SdmType()
+SdmFrames()
+SdmValues()
