@@ -25,6 +25,8 @@
 # to ask on their own (a thread that is not stopped or not there, a frame not there, a C++ value
 # whose children only variable objects list, any other failure), so that each answers as it would
 # have alone. gdb's selected thread is the one selected before.
+import re
+
 import gdb
 
 
@@ -130,15 +132,15 @@ def _mi(value):
         return "{" + ",".join(k + "=" + _mi(v) for k, v in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ",".join(_mi(v) for v in value) + "]"
-    out = []
-    for c in value:
-        if c in '"\\':
-            out.append("\\" + c)
-        elif ord(c) < 0x20 or ord(c) == 0x7F:
-            out.append("\\%03o" % ord(c))
-        else:
-            out.append(c)
-    return '"' + "".join(out) + '"'
+    return '"' + _ESCAPED.sub(_escape, value) + '"'
+
+
+_ESCAPED = re.compile(r'[\x00-\x1f\x7f"\\]')
+
+
+def _escape(match):
+    c = match.group()
+    return "\\" + c if c in '"\\' else "\\%03o" % ord(c)
 
 
 def _done(results):
@@ -255,41 +257,55 @@ _SPECIAL_FRAMES = {
 _CALLERS = (gdb.NORMAL_FRAME, gdb.TAILCALL_FRAME)
 
 
-def _stack():
+def _stack(known):
     """The selected thread's frames as -stack-list-frames describes them (print_frame in gdb's
     stack.c), without their addresses: level, func, and file and line where the frame has a source
-    position, else the library its code is in."""
+    position, else the library its code is in. known: the descriptions made so far in this command,
+    by where the frame's code is (its program, pc and whether it is a caller's), which the frames of
+    other ranks stopped at the same place share; never for an inlined frame or the caller of one,
+    which share their pc with another frame."""
     frames = []
     frame = gdb.newest_frame()
+    space = gdb.selected_inferior().progspace
     newer = None  # the type of the nearest newer frame that is not inlined
+    inlined = False  # whether the frame just newer is inlined
     level = 0
     while frame is not None:
         kind = frame.type()
-        special = _SPECIAL_FRAMES.get(kind)
-        if special is not None:
-            t = {"level": str(level), "func": special}
-        else:
-            t = {"level": str(level)}
-            name = frame.name()
-            t["func"] = name if name is not None else "??"
-            sal = frame.find_sal()
-            if sal.symtab is not None:
-                t["file"] = sal.symtab.filename
-                t["line"] = str(sal.line)
-            if name is None or sal.symtab is None:
-                # gdb's get_frame_address_in_block: a caller's pc is its return address.
-                pc = frame.pc()
-                if newer in _CALLERS and kind in _CALLERS + (gdb.INLINE_FRAME,):
-                    pc -= 1
-                library = gdb.solib_name(pc)
-                if library:
-                    t["from"] = library
-        frames.append("frame=" + _mi(t))
-        if kind != gdb.INLINE_FRAME:
+        pc = frame.pc()
+        # gdb's get_frame_address_in_block: a caller's pc is its return address.
+        caller = newer in _CALLERS and kind in _CALLERS + (gdb.INLINE_FRAME,)
+        key = None if inlined or kind == gdb.INLINE_FRAME else (space, pc, caller, kind)
+        text = known.get(key) if key is not None else None
+        if text is None:
+            text = _frame(frame, kind, pc - 1 if caller else pc)
+            if key is not None:
+                known[key] = text
+        frames.append('frame={level="%d",%s}' % (level, text))
+        inlined = kind == gdb.INLINE_FRAME
+        if not inlined:
             newer = kind
         frame = frame.older()
         level += 1
     return "[" + ",".join(frames) + "]"
+
+
+def _frame(frame, kind, address):
+    """A frame's fields after its level, as MI writes them; address: where its code is."""
+    special = _SPECIAL_FRAMES.get(kind)
+    if special is not None:
+        return "func=" + _mi(special)
+    name = frame.name()
+    fields = ["func=" + _mi(name if name is not None else "??")]
+    sal = frame.find_sal()
+    if sal.symtab is not None:
+        fields.append("file=" + _mi(sal.symtab.filename))
+        fields.append('line="%d"' % sal.line)
+    if name is None or sal.symtab is None:
+        library = gdb.solib_name(address)
+        if library:
+            fields.append("from=" + _mi(library))
+    return ",".join(fields)
 
 
 class SdmFrames(gdb.Command):
@@ -298,13 +314,14 @@ class SdmFrames(gdb.Command):
 
     @_in_turn
     def invoke(self, answers, threads, arg):
+        known = {}
         for position, word in enumerate(arg.split(",")):
             thread = threads.get(int(word))
             try:
                 if thread is None:
                     raise LookupError(word)
                 thread.switch()
-                answers.add(position, "stack=" + _stack())
+                answers.add(position, "stack=" + _stack(known))
             except Exception:
                 answers.alone.append(position)
 
