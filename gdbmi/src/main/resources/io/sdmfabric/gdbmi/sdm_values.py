@@ -179,11 +179,17 @@ def _value(depth, most, expression):
         size = value.type.sizeof
     except gdb.error:
         size = 0
+    composite = _strip(value.type).code in (
+        gdb.TYPE_CODE_STRUCT,
+        gdb.TYPE_CODE_UNION,
+        gdb.TYPE_CODE_ARRAY,
+    )
     result = {
         "type": str(value.type),
         "size": str(size),
         "value": text,
-        "shown": _shown(value),
+        # What _shown gives, without printing the value again when it is the text.
+        "shown": _shown(value) if composite else text,
         "numchild": str(_count(value.type)),
     }
     if _has_children(value):
@@ -261,24 +267,28 @@ def _stack(known):
     """The selected thread's frames as -stack-list-frames describes them (print_frame in gdb's
     stack.c), without their addresses: level, func, and file and line where the frame has a source
     position, else the library its code is in. known: the descriptions made so far in this command,
-    by where the frame's code is (its program, pc and whether it is a caller's), which the frames of
-    other ranks stopped at the same place share; never for an inlined frame or the caller of one,
-    which share their pc with another frame."""
+    by where the frame's code is (the program's file, the library's, the address in them and the
+    kind of frame), which the frames of other ranks stopped at the same place share (each rank is a
+    program space of its own); never for an inlined frame or the caller of one, which share their pc
+    with another frame."""
     frames = []
     frame = gdb.newest_frame()
-    space = gdb.selected_inferior().progspace
+    program = gdb.current_progspace().filename
     newer = None  # the type of the nearest newer frame that is not inlined
     inlined = False  # whether the frame just newer is inlined
     level = 0
     while frame is not None:
         kind = frame.type()
-        pc = frame.pc()
         # gdb's get_frame_address_in_block: a caller's pc is its return address.
         caller = newer in _CALLERS and kind in _CALLERS + (gdb.INLINE_FRAME,)
-        key = None if inlined or kind == gdb.INLINE_FRAME else (space, pc, caller, kind)
+        address = frame.pc() - 1 if caller else frame.pc()
+        library = gdb.solib_name(address)
+        key = None
+        if not inlined and kind != gdb.INLINE_FRAME:
+            key = (program, library, address, caller, kind)
         text = known.get(key) if key is not None else None
         if text is None:
-            text = _frame(frame, kind, pc - 1 if caller else pc)
+            text = _frame(frame, kind, library)
             if key is not None:
                 known[key] = text
         frames.append('frame={level="%d",%s}' % (level, text))
@@ -290,8 +300,8 @@ def _stack(known):
     return "[" + ",".join(frames) + "]"
 
 
-def _frame(frame, kind, address):
-    """A frame's fields after its level, as MI writes them; address: where its code is."""
+def _frame(frame, kind, library):
+    """A frame's fields after its level, as MI writes them; library: the one its code is in."""
     special = _SPECIAL_FRAMES.get(kind)
     if special is not None:
         return "func=" + _mi(special)
@@ -301,10 +311,8 @@ def _frame(frame, kind, address):
     if sal.symtab is not None:
         fields.append("file=" + _mi(sal.symtab.filename))
         fields.append('line="%d"' % sal.line)
-    if name is None or sal.symtab is None:
-        library = gdb.solib_name(address)
-        if library:
-            fields.append("from=" + _mi(library))
+    if (name is None or sal.symtab is None) and library:
+        fields.append("from=" + _mi(library))
     return ",".join(fields)
 
 

@@ -55,6 +55,18 @@ class MiCommandsTest {
   }
 
   @Test
+  void jointCommandsNameEachRanksThreadAndFrameInOneCommandOfGdbItself() {
+    assertEquals(
+        "-interpreter-exec console \"sdm-frames 3,5,12\"",
+        MiCommands.sdmFrames(List.of(3, 5, 12)).text());
+    assertEquals(
+        "-interpreter-exec console \"sdm-values 2 100 3.0,5.2 a[\\\"i\\\"]\"",
+        MiCommands.sdmValues(
+                List.of(new MiScope.AtFrame(3, 0), new MiScope.AtFrame(5, 2)), 2, 100, "a[\"i\"]")
+            .text());
+  }
+
+  @Test
   void breakpointInsertHasItsOptionsBeforeTheLocation() {
     assertEquals(
         "-break-insert --thread 7 -f -c \"$_inferior == 2\" main",
