@@ -165,12 +165,13 @@ def main():
             threads = ",".join(str(tid) for tid in targets)
             frames = ",".join("%s.1" % tid for tid in targets)
             for name, command in [
-                    ("joint_sdm_frames", '-interpreter-exec console "sdm-frames %s"' % threads),
+                    ("joint_sdm_frames", '-interpreter-exec console "sdm-frames 1 %s"' % threads),
                     ("joint_sdm_values",
-                     '-interpreter-exec console "sdm-values 2 100 %s rank"' % frames)]:
+                     '-interpreter-exec console "sdm-values 1 2 100 %s rank"' % frames)]:
                 c0, t = cpu_ms(gdb.p.pid)[0], time.monotonic()
                 for _ in range(per_command):
                     gdb.cmd(command)
+                    gdb.cmd("-gdb-show sdm-answer")
                 out["per_command_us"][name] = [
                     round((cpu_ms(gdb.p.pid)[0] - c0) * 1000 / per_command / n),
                     round((time.monotonic() - t) * 1e6 / per_command / n)]

@@ -1,5 +1,6 @@
 package io.sdmfabric.gdbmi;
 
+import io.sdmfabric.model.DebuggerException;
 import io.sdmfabric.model.Frame;
 import io.sdmfabric.model.JointAnswer;
 import io.sdmfabric.model.JointRequests;
@@ -8,14 +9,17 @@ import io.sdmfabric.model.Value;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
  * One gdb's answers for several of its ranks at once: a backtrace through sdm's gdb command {@code
  * sdm-frames} and a value through {@code sdm-values} ({@code sdm_values.py}), each one MI command
- * for all the ranks asked, in which gdb prints each distinct answer once with the ranks that gave
- * it. gdb's cost per rank stays (it unwinds and evaluates in each program), but the MI round trip,
- * the reply's parsing and the caller's work are per gdb and per distinct answer, not per rank.
+ * for all the ranks asked, in which gdb makes each distinct answer once with the ranks that gave
+ * it, and {@code -gdb-show sdm-answer} right after it, which writes that answer in one piece. gdb's
+ * cost per rank stays (it unwinds and evaluates in each program), but the MI round trip, the
+ * reply's parsing and the caller's work are per gdb and per distinct answer, not per rank.
  *
  * <p>A rank answers here as its own request would: in its selected thread and frame ({@link
  * Inferior}), with gdb's own error. Ranks that cannot (no thread, detached, a thread not stopped, a
@@ -25,6 +29,9 @@ import java.util.function.Function;
  */
 final class GdbJointRequests implements JointRequests {
   private final SharedGdb gdb;
+
+  /** Marks each joint command, so that its answer is known for its own. */
+  private final AtomicLong ids = new AtomicLong();
 
   GdbJointRequests(SharedGdb gdb) {
     this.gdb = gdb;
@@ -56,9 +63,9 @@ final class GdbJointRequests implements JointRequests {
       }
     }
     return asked.send(
-        where ->
+        (id, where) ->
             MiCommands.sdmValues(
-                where, GdbDebugger.CHILD_DEPTH, GdbDebugger.MAX_CHILDREN, expression),
+                id, where, GdbDebugger.CHILD_DEPTH, GdbDebugger.MAX_CHILDREN, expression),
         answer -> ValueReader.fromHelper(expression, answer.tuple("value")));
   }
 
@@ -94,14 +101,37 @@ final class GdbJointRequests implements JointRequests {
     }
 
     <T> CompletableFuture<List<JointAnswer<T>>> send(
-        Function<List<W>, MiCommand> command, Function<MiTuple, T> result) {
+        BiFunction<Long, List<W>, MiCommand> command, Function<MiTuple, T> result) {
       if (where.isEmpty()) {
         return CompletableFuture.completedFuture(List.of(new JointAnswer.AskAlone<>(alone)));
       }
+      long id = ids.incrementAndGet();
       return gdb.driver()
-          .send(command.apply(where))
-          .thenApply(reply -> answers(ValueReader.printed(reply), result))
+          .sendTogether(command.apply(id, where), MiCommands.jointAnswer())
+          .thenApply(reply -> answers(answer(id, reply), result))
           .exceptionally(failure -> List.of(new JointAnswer.AskAlone<>(all())));
+    }
+
+    /**
+     * The answer {@code -gdb-show sdm-answer} gave, an MI result record; only that of the command
+     * marked {@code id}: should the command have failed before it answered, the value is an earlier
+     * command's, or none.
+     */
+    private static MiTuple answer(long id, MiReply reply) {
+      String line = reply.results().string("value");
+      MiTuple answer;
+      try {
+        if (!(MiParser.parse(line) instanceof MiResultRecord record)) {
+          throw new DebuggerException("sdm-answer is not an MI result: " + line);
+        }
+        answer = record.results();
+      } catch (MiParseException e) {
+        throw new DebuggerException("sdm-answer is not MI: " + e.getMessage());
+      }
+      if (!answer.string("id").equals(Long.toString(id))) {
+        throw new DebuggerException("sdm-answer is another command's: " + line);
+      }
+      return answer;
     }
 
     private <T> List<JointAnswer<T>> answers(MiTuple printed, Function<MiTuple, T> result) {

@@ -12,15 +12,17 @@
 #                              access groups Python cannot see).
 #   sdm-type EXPR              the type of EXPR as `whatis` names it.
 #
-# And for several ranks of this gdb at once (its programs), each distinct answer printed once with
-# the positions (from 0, in the order asked) of the ranks that gave it:
+# And for several ranks of this gdb at once (its programs), each distinct answer once with the
+# positions (from 0, in the order asked) of the ranks that gave it:
 #
-#   sdm-frames T,T,...         the frames of each of gdb's threads T (global numbers), as
+#   sdm-frames ID T,T,...      the frames of each of gdb's threads T (global numbers), as
 #                              -stack-list-frames describes them, without their addresses.
-#   sdm-values DEPTH MAX T.F,T.F,... EXPR
+#   sdm-values ID DEPTH MAX T.F,T.F,... EXPR
 #                              sdm-value DEPTH MAX EXPR in frame F of each thread T.
 #
-# They print ^done,answers=[{members="0,2",stack=[...]|value={...}|error="..."},...],alone="1,3":
+# They print nothing: the answer, ^done,id="ID",answers=[{members="0,2",stack=[...]|value={...}|
+# error="..."},...],alone="1,3", is the value of the parameter sdm-answer, which `-gdb-show
+# sdm-answer` writes in one piece (what a command prints, gdb 13 writes to MI a byte at a time).
 # error is gdb's message, as the rank's own command would have failed with it; alone are the ranks
 # to ask on their own (a thread that is not stopped or not there, a frame not there, a C++ value
 # whose children only variable objects list, any other failure), so that each answers as it would
@@ -221,11 +223,29 @@ class _Answers:
     def add(self, position, text):
         self.members.setdefault(text, []).append(str(position))
 
-    def mi(self):
+    def mi(self, ident):
         answers = ",".join(
             '{members="%s",%s}' % (",".join(m), text) for text, m in self.members.items()
         )
-        return '^done,answers=[%s],alone="%s"' % (answers, ",".join(map(str, self.alone)))
+        return '^done,id=%s,answers=[%s],alone="%s"' % (
+            _mi(ident),
+            answers,
+            ",".join(map(str, self.alone)),
+        )
+
+
+class _Answer(gdb.Parameter):
+    """The last answer of sdm-frames or sdm-values."""
+
+    set_doc = "Set the last answer of sdm-frames or sdm-values."
+    show_doc = "Show the last answer of sdm-frames or sdm-values."
+
+    def __init__(self):
+        super().__init__("sdm-answer", gdb.COMMAND_DATA, gdb.PARAM_STRING_NOESCAPE)
+        self.value = ""
+
+
+_ANSWER = _Answer()
 
 
 def _stopped_threads():
@@ -239,17 +259,20 @@ def _stopped_threads():
 
 
 def _in_turn(invoke):
-    """Runs invoke(answers, threads, arg), then selects again the thread selected before."""
+    """Runs invoke(answers, threads, arg) for the arguments after the ID, then selects again the
+    thread selected before; the answer goes into sdm-answer."""
 
     def run(self, arg, from_tty):
+        _ANSWER.value = ""
+        ident, _, rest = arg.partition(" ")
         before = gdb.selected_thread()
         answers = _Answers()
         try:
-            invoke(self, answers, _stopped_threads(), arg)
+            invoke(self, answers, _stopped_threads(), rest)
         finally:
             if before is not None and before.is_valid():
                 before.switch()
-        print(answers.mi())
+        _ANSWER.value = answers.mi(ident)
 
     return run
 

@@ -57,13 +57,18 @@ class MiCommandsTest {
   @Test
   void jointCommandsNameEachRanksThreadAndFrameInOneCommandOfGdbItself() {
     assertEquals(
-        "-interpreter-exec console \"sdm-frames 3,5,12\"",
-        MiCommands.sdmFrames(List.of(3, 5, 12)).text());
+        "-interpreter-exec console \"sdm-frames 7 3,5,12\"",
+        MiCommands.sdmFrames(7, List.of(3, 5, 12)).text());
     assertEquals(
-        "-interpreter-exec console \"sdm-values 2 100 3.0,5.2 a[\\\"i\\\"]\"",
+        "-interpreter-exec console \"sdm-values 8 2 100 3.0,5.2 a[\\\"i\\\"]\"",
         MiCommands.sdmValues(
-                List.of(new MiScope.AtFrame(3, 0), new MiScope.AtFrame(5, 2)), 2, 100, "a[\"i\"]")
+                8,
+                List.of(new MiScope.AtFrame(3, 0), new MiScope.AtFrame(5, 2)),
+                2,
+                100,
+                "a[\"i\"]")
             .text());
+    assertEquals("-gdb-show sdm-answer", MiCommands.jointAnswer().text());
   }
 
   @Test
