@@ -26,7 +26,7 @@
 # error is gdb's message, as the rank's own command would have failed with it; alone are the ranks
 # to ask on their own (a thread that is not stopped or not there, a frame not there, a C++ value
 # whose children only variable objects list, any other failure), so that each answers as it would
-# have alone. gdb's selected thread is the one selected before.
+# have alone. They leave no thread selected (see _select_nothing).
 import re
 
 import gdb
@@ -259,8 +259,8 @@ def _stopped_threads():
 
 
 def _in_turn(invoke):
-    """Runs invoke(answers, threads, arg) for the arguments after the ID, then selects again the
-    thread selected before; the answer goes into sdm-answer."""
+    """Runs invoke(answers, threads, arg) for the arguments after the ID, then selects no thread
+    (_select_nothing); the answer goes into sdm-answer."""
 
     def run(self, arg, from_tty):
         _ANSWER.value = ""
@@ -270,11 +270,24 @@ def _in_turn(invoke):
         try:
             invoke(self, answers, _stopped_threads(), rest)
         finally:
-            if before is not None and before.is_valid():
-                before.switch()
+            _select_nothing(before)
         _ANSWER.value = answers.mi(ident)
 
     return run
+
+
+def _select_nothing(before):
+    """Selects the inferior without a program that sdm keeps in a gdb of several ranks, so that no
+    thread is selected: after every MI command gdb 13 looks at the selected thread's last stop
+    (bpstat_do_actions, for $_hit_locno), and warns, a byte at a time, "location number not found"
+    when the stop's breakpoint has been set again since (as reading a rank's library symbols at its
+    stop does). Without such an inferior, the thread selected before is selected again."""
+    for inferior in gdb.inferiors():
+        if inferior.pid == 0 and not inferior.threads() and inferior.progspace.filename is None:
+            gdb.execute("inferior %d" % inferior.num, to_string=True)
+            return
+    if before is not None and before.is_valid():
+        before.switch()
 
 
 _SPECIAL_FRAMES = {
