@@ -2,6 +2,9 @@
 """One gdb over MI with N inferiors of one program, set up as sdm's SharedGdb does, timed by phase.
 
 Usage: gdb_inferiors.py PROGRAM N [--break FUNC] [--no-run] [--settings "name value;..."]
+       [--per-command K]   (K rounds of each command on every inferior, gdb's CPU and wall per
+                            inferior, beside sdm's joint sdm-frames and sdm-values: one command
+                            for every inferior)
 
 Phases (each a wall-clock time in ms, printed as one JSON line):
   start     gdb started and the startup settings answered (non-stop, mi-async, ...)
@@ -155,6 +158,20 @@ def main():
                     else:
                         toks = [gdb.send(form % tid) for tid in targets]
                     gdb.read_until(lambda l, last=toks[-1]: l.startswith(last + "^"))
+                out["per_command_us"][name] = [
+                    round((cpu_ms(gdb.p.pid)[0] - c0) * 1000 / per_command / n),
+                    round((time.monotonic() - t) * 1e6 / per_command / n)]
+            # sdm's joint commands: one command for every inferior, each distinct answer once.
+            threads = ",".join(str(tid) for tid in targets)
+            frames = ",".join("%s.1" % tid for tid in targets)
+            for name, command in [
+                    ("joint_sdm_frames", '-interpreter-exec console "sdm-frames 1 %s"' % threads),
+                    ("joint_sdm_values",
+                     '-interpreter-exec console "sdm-values 1 2 100 %s rank"' % frames)]:
+                c0, t = cpu_ms(gdb.p.pid)[0], time.monotonic()
+                for _ in range(per_command):
+                    gdb.cmd(command)
+                    gdb.cmd("-gdb-show sdm-answer")
                 out["per_command_us"][name] = [
                     round((cpu_ms(gdb.p.pid)[0] - c0) * 1000 / per_command / n),
                     round((time.monotonic() - t) * 1e6 / per_command / n)]

@@ -48,6 +48,8 @@ import java.util.concurrent.TimeUnit;
  * share: on a machine others use too, CPU time moves less than wall time. {@code --jars
  * A.jar,B.jar} runs each jar in turn for every N (a before beside an after, interleaved; the
  * default is {@code cli/target/sdm.jar}) and {@code --runs K} repeats the whole sequence K times.
+ * {@code --warmup W} runs W bt and W print, not timed, before the timed ones: the JVM's compilers
+ * are busy through the first commands after a launch, and their CPU would count as the commands'.
  */
 public final class SessionRunner {
   private SessionRunner() {}
@@ -64,6 +66,7 @@ public final class SessionRunner {
     String mpicc = "mpicc";
     List<Path> jars = List.of(Path.of("cli/target/sdm.jar").toAbsolutePath());
     int runs = 1;
+    int warmup = 0;
     List<String> rest = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -76,6 +79,7 @@ public final class SessionRunner {
             jars =
                 Arrays.stream(args[++i].split(",")).map(j -> Path.of(j).toAbsolutePath()).toList();
         case "--runs" -> runs = Integer.parseInt(args[++i]);
+        case "--warmup" -> warmup = Integer.parseInt(args[++i]);
         case "--ranks-per-gdb" ->
             perGdb = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
         default -> rest.add(args[i]);
@@ -110,6 +114,7 @@ public final class SessionRunner {
                   g,
                   work.get(mpich),
                   n,
+                  warmup,
                   options.reps());
             }
           }
@@ -164,6 +169,7 @@ public final class SessionRunner {
       int perGdb,
       Workload work,
       int n,
+      int warmup,
       int reps)
       throws Exception {
     List<String> command =
@@ -220,6 +226,10 @@ public final class SessionRunner {
       double launchCpu = jvmCpu;
       for (ProcessHandle p : (Iterable<ProcessHandle>) sdm.process().descendants()::iterator) {
         launchCpu += ProcessCpu.seconds(p.pid());
+      }
+      if (warmup > 0) {
+        roundTrips(sdm, "bt", warmup);
+        roundTrips(sdm, "print " + work.print(), warmup);
       }
       MessageCounts before = counts == null ? null : MessageCounts.settled(counts);
       double[] cpu0 = cpuSplit(sdm.process());

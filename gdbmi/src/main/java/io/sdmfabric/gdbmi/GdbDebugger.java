@@ -5,9 +5,11 @@ import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.DebugEvent;
 import io.sdmfabric.model.Debugger;
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.JointRequests;
 import io.sdmfabric.model.LaunchSpec;
 import io.sdmfabric.model.MpiWait;
 import io.sdmfabric.model.ProgramInfo;
+import io.sdmfabric.model.SharedDebugger;
 import io.sdmfabric.model.SignalAction;
 import io.sdmfabric.model.SignalInfo;
 import io.sdmfabric.model.StepKind;
@@ -17,6 +19,7 @@ import io.sdmfabric.model.WatchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -47,7 +50,7 @@ import java.util.function.Consumer;
  * ranks of a gdb that set a breakpoint alike share one ({@link SharedBreakpoints}). Signal handling
  * ({@code handle}) is gdb's, for all the programs of a gdb.
  */
-public final class GdbDebugger implements Debugger {
+public final class GdbDebugger implements SharedDebugger {
   static final int CHILD_DEPTH = 2;
   static final int MAX_CHILDREN = 100;
   static final int MAX_GLOBALS = 100;
@@ -90,6 +93,22 @@ public final class GdbDebugger implements Debugger {
   /** The driver underneath, for the few callers that speak MI themselves. */
   public GdbDriver driver() {
     return link.driver;
+  }
+
+  /** What this rank's services share. */
+  RankLink link() {
+    return link;
+  }
+
+  /**
+   * Its gdb's joint requests ({@link GdbJointRequests}), where gdb has sdm's commands (Python) and
+   * the rank has not detached.
+   */
+  @Override
+  public Optional<JointRequests> joint() {
+    return link.driver.hasValueCommands() && !link.detached
+        ? Optional.of(link.gdb.joint())
+        : Optional.empty();
   }
 
   @Override

@@ -179,6 +179,14 @@ public final class GdbDriver implements AutoCloseable {
   }
 
   /**
+   * Sends {@code first} and {@code then} one right after the other, nothing of anyone else's
+   * between them, and answers {@code then}'s reply (neither may be for a whole program).
+   */
+  CompletableFuture<MiReply> sendTogether(MiCommand first, MiCommand then) {
+    return channel.send(List.of(first.text(), then.text()));
+  }
+
+  /**
    * From now on, every command for a whole program ({@code --thread-group}) goes after a command
    * for {@code group}, an inferior without a process, which leaves gdb with no thread selected. gdb
    * 13 selects, for {@code --thread-group iN}, the thread selected before if it is stopped, even

@@ -5,6 +5,7 @@ import io.sdmfabric.model.Shell;
 import io.sdmfabric.model.StepKind;
 import io.sdmfabric.model.WatchKind;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Every MI command line the module sends to gdb, by what it does, as Eclipse CDT's CommandFactory
@@ -332,6 +333,41 @@ final class MiCommands {
   /** sdm's gdb command for a value ({@code sdm_values.py}), {@code depth} levels of children. */
   static MiCommand sdmValue(MiScope scope, int depth, int maxChildren, String expression) {
     return console(scope, "sdm-value " + depth + " " + maxChildren + " " + expression);
+  }
+
+  /**
+   * sdm's gdb command for the frames of several of gdb's threads at once, each distinct stack once
+   * ({@code sdm_values.py}); its answer, marked {@code id}, is {@link #jointAnswer}'s.
+   */
+  static MiCommand sdmFrames(long id, List<Integer> threads) {
+    return console(
+        MiScope.GDB,
+        "sdm-frames "
+            + id
+            + " "
+            + threads.stream().map(String::valueOf).collect(Collectors.joining(",")));
+  }
+
+  /**
+   * sdm's gdb command for a value in several frames at once ({@code where}: a global thread and a
+   * frame level each), each distinct value once ({@code sdm_values.py}); its answer, marked {@code
+   * id}, is {@link #jointAnswer}'s.
+   */
+  static MiCommand sdmValues(
+      long id, List<MiScope.AtFrame> where, int depth, int maxChildren, String expression) {
+    String frames =
+        where.stream().map(f -> f.global() + "." + f.level()).collect(Collectors.joining(","));
+    return console(
+        MiScope.GDB,
+        "sdm-values " + id + " " + depth + " " + maxChildren + " " + frames + " " + expression);
+  }
+
+  /**
+   * The answer of the last {@code sdm-frames} or {@code sdm-values}, which MI writes in one piece
+   * (what a command prints, gdb 13 writes a byte at a time).
+   */
+  static MiCommand jointAnswer() {
+    return MiCommand.of("-gdb-show").param("sdm-answer");
   }
 
   /** sdm's gdb command for an expression's type, as {@code whatis} names it. */

@@ -19,6 +19,7 @@ public final class SharedGdb {
   private final GdbDriver driver;
   private final InferiorRouter router;
   private final SharedBreakpoints breakpoints = new SharedBreakpoints();
+  private final GdbJointRequests joint = new GdbJointRequests(this);
 
   /**
    * Held while a program is added, which waits for gdb's answers; never {@code this}, which the
@@ -64,6 +65,11 @@ public final class SharedGdb {
   /** The driver underneath. */
   public GdbDriver driver() {
     return driver;
+  }
+
+  /** Requests for several of its programs at once, each distinct answer once. */
+  GdbJointRequests joint() {
+    return joint;
   }
 
   /** The breakpoints its programs set alike, each one of gdb's. */

@@ -57,42 +57,73 @@ final class ValueReader {
     return sdm(command)
         .thenCompose(
             v -> {
-              String type = v.string("type");
-              int count = Integer.parseInt(v.string("numchild"));
-              String shown = v.string("shown");
-              Value.Kind kind = ValueKinds.classify(type, shown, count);
-              String text = kind.isComposite() ? v.string("value") : shown;
-              int size = Integer.parseInt(v.string("size"));
-              CompletableFuture<List<Value>> children;
-              if (!kind.isComposite() || v.get("children").isEmpty()) {
-                children = CompletableFuture.completedFuture(List.of());
-              } else if (v.get("children").get() instanceof MiList list) {
-                children = CompletableFuture.completedFuture(helperChildren(list));
-              } else {
-                children = childrenOfVariable(expression);
+              if (readsChildrenAlone(v)) {
+                Value parent = fromHelper(expression, v);
+                return childrenOfVariable(expression)
+                    .thenApply(
+                        all ->
+                            new Value(
+                                expression,
+                                parent.type(),
+                                parent.kind(),
+                                parent.size(),
+                                parent.text(),
+                                parent.childCount(),
+                                all));
               }
-              return children.thenApply(
-                  all -> new Value(expression, type, kind, size, text, count, all));
+              return CompletableFuture.completedFuture(fromHelper(expression, v));
             });
+  }
+
+  /**
+   * Whether the children of a value {@code sdm-value} printed must come from variable objects
+   * ({@code children="varobj"}: a C++ class, whose access groups Python cannot see).
+   */
+  static boolean readsChildrenAlone(MiTuple v) {
+    return v.get("children").isPresent()
+        && !(v.get("children").get() instanceof MiList)
+        && kind(v).isComposite();
+  }
+
+  private static Value.Kind kind(MiTuple v) {
+    return ValueKinds.classify(
+        v.string("type"), v.string("shown"), Integer.parseInt(v.string("numchild")));
+  }
+
+  /**
+   * The value {@code sdm-value} printed of {@code expression}, with the children it listed (none
+   * when {@link #readsChildrenAlone}).
+   */
+  static Value fromHelper(String expression, MiTuple v) {
+    String type = v.string("type");
+    int count = Integer.parseInt(v.string("numchild"));
+    Value.Kind kind = kind(v);
+    String text = kind.isComposite() ? v.string("value") : v.string("shown");
+    int size = Integer.parseInt(v.string("size"));
+    List<Value> children =
+        kind.isComposite() && v.get("children").orElse(null) instanceof MiList list
+            ? helperChildren(list)
+            : List.of();
+    return new Value(expression, type, kind, size, text, count, children);
   }
 
   /** What one of sdm's gdb commands printed: one MI result record, parsed as gdb's own are. */
   private CompletableFuture<MiTuple> sdm(MiCommand command) {
-    return send.apply(command)
-        .thenApply(
-            r -> {
-              String out = r.console().strip();
-              String line = out.substring(out.lastIndexOf("\n^done,") + 1);
-              try {
-                if (MiParser.parse(line) instanceof MiResultRecord record) {
-                  return record.results();
-                }
-              } catch (MiParseException e) {
-                throw new DebuggerException(
-                    "gdb's sdm command printed what is not MI: " + e.getMessage());
-              }
-              throw new DebuggerException("gdb's sdm command printed no result: " + line);
-            });
+    return send.apply(command).thenApply(ValueReader::printed);
+  }
+
+  /** The MI result record one of sdm's gdb commands printed as the last line of its output. */
+  static MiTuple printed(MiReply reply) {
+    String out = reply.console().strip();
+    String line = out.substring(out.lastIndexOf("\n^done,") + 1);
+    try {
+      if (MiParser.parse(line) instanceof MiResultRecord record) {
+        return record.results();
+      }
+    } catch (MiParseException e) {
+      throw new DebuggerException("gdb's sdm command printed what is not MI: " + e.getMessage());
+    }
+    throw new DebuggerException("gdb's sdm command printed no result: " + line);
   }
 
   private static List<Value> helperChildren(MiList list) {

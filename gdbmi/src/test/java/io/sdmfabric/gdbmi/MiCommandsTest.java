@@ -55,6 +55,23 @@ class MiCommandsTest {
   }
 
   @Test
+  void jointCommandsNameEachRanksThreadAndFrameInOneCommandOfGdbItself() {
+    assertEquals(
+        "-interpreter-exec console \"sdm-frames 7 3,5,12\"",
+        MiCommands.sdmFrames(7, List.of(3, 5, 12)).text());
+    assertEquals(
+        "-interpreter-exec console \"sdm-values 8 2 100 3.0,5.2 a[\\\"i\\\"]\"",
+        MiCommands.sdmValues(
+                8,
+                List.of(new MiScope.AtFrame(3, 0), new MiScope.AtFrame(5, 2)),
+                2,
+                100,
+                "a[\"i\"]")
+            .text());
+    assertEquals("-gdb-show sdm-answer", MiCommands.jointAnswer().text());
+  }
+
+  @Test
   void breakpointInsertHasItsOptionsBeforeTheLocation() {
     assertEquals(
         "-break-insert --thread 7 -f -c \"$_inferior == 2\" main",

@@ -5,12 +5,17 @@ import io.sdmfabric.model.Debugger;
 import io.sdmfabric.model.DebuggerException;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.model.Frame;
+import io.sdmfabric.model.JointRequests;
+import io.sdmfabric.model.SharedDebugger;
+import io.sdmfabric.model.Value;
 import io.sdmfabric.wire.EventBodies;
 import io.sdmfabric.wire.Protos;
 import io.sdmfabric.wire.SignalWords;
 import io.sdmfabric.wire.proto.CommandBody;
 import io.sdmfabric.wire.proto.EventBody;
 import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
@@ -115,6 +120,41 @@ public final class DebuggerBackend implements RankBackend {
     return cache.reply("error", message(e), EventBodies::error);
   }
 
+  private static EventBody framesBody(List<Frame> frames) {
+    return EventBodies.frames(frames.stream().map(Frame::withoutAddress).toList());
+  }
+
+  /**
+   * Where this rank may be asked together with the other ranks of its debugger process (its gdb's),
+   * for {@link JointRanks}; empty once the debugger has ended (every command then gets its reason
+   * at once) or when it answers alone.
+   */
+  Optional<JointRequests> joint() {
+    return ended == null && debugger instanceof SharedDebugger shared
+        ? shared.joint()
+        : Optional.empty();
+  }
+
+  /** The debugger, when {@link #joint} is not empty. */
+  SharedDebugger shared() {
+    return (SharedDebugger) debugger;
+  }
+
+  /** The reply of a {@code LIST_FRAMES} command {@code c} answered with {@code frames}. */
+  ReplyBody frames(CommandBody c, List<Frame> frames) {
+    return cache.reply(c.getKindCase().name(), frames, DebuggerBackend::framesBody);
+  }
+
+  /** The reply of an {@code EVALUATE} command {@code c} answered with {@code value}. */
+  ReplyBody value(CommandBody c, Value value) {
+    return cache.reply(c.getKindCase().name(), value, EventBodies::value);
+  }
+
+  /** The reply of a command that failed with the debugger's {@code message}. */
+  ReplyBody failed(String message) {
+    return error(new DebuggerException(message));
+  }
+
   private <T> CompletableFuture<ReplyBody> cached(
       CommandBody c, CompletableFuture<T> result, Function<T, EventBody> convert) {
     return result.thenApply(r -> cache.reply(c.getKindCase().name(), r, convert));
@@ -158,10 +198,7 @@ public final class DebuggerBackend implements RankBackend {
       case TERMINATE:
         return ok(debugger.kill());
       case LIST_FRAMES:
-        return cached(
-            c,
-            debugger.frames(),
-            frames -> EventBodies.frames(frames.stream().map(Frame::withoutAddress).toList()));
+        return cached(c, debugger.frames(), DebuggerBackend::framesBody);
       case LIST_ALL_STACKS:
         return cached(
             c,

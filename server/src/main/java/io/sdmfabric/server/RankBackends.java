@@ -82,8 +82,16 @@ public final class RankBackends implements NodeBackend {
     backend.subscribe(body -> sink.event(only, body));
   }
 
+  /**
+   * Runs the command on each rank of {@code dest}; a backtrace or a print on several ranks of one
+   * gdb is asked of that gdb once for all of them ({@link JointRanks}).
+   */
   @Override
   public void execute(RankSet dest, CommandBody command, ReplySink replies) {
+    if (dest.size() > 1 && JointRanks.answers(command)) {
+      JointRanks.execute(dest, ranks::get, command, replies, rank -> run(rank, command, replies));
+      return;
+    }
     dest.forEach(rank -> run(rank, command, replies));
   }
 
