@@ -22,8 +22,8 @@ class GdbSharingOptionsTest {
 
   @Test
   void withoutTheOptionAGdbTakesMoreRanksInALargeJob() {
-    assertEquals(16, parse().ranksPerGdb(1024));
-    assertEquals(32, parse().ranksPerGdb(2048));
+    assertEquals(16, parse().ranksPerGdb(1023));
+    assertEquals(32, parse().ranksPerGdb(1024));
     assertEquals(16, parse().ranksPerGdb(), "a job of unknown size");
   }
 

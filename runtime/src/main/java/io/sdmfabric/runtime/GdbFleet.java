@@ -28,13 +28,16 @@ public final class GdbFleet {
   public static final int DEFAULT_RANKS_PER_GDB = 16;
 
   /** From this many ranks up, a gdb debugs twice as many by default. */
-  static final int LARGE_JOB = 2048;
+  static final int LARGE_JOB = 1024;
 
   /**
    * Ranks per gdb for a job of {@code size} ranks unless the user says otherwise (0: size unknown):
-   * 16, the cheapest start; from {@value #LARGE_JOB} ranks up 32, where the memory counts more. At
-   * 2,048 ranks, 16 per gdb took 3.7 MB of debugger per rank and 32 took 2.3 MB, for a start of
-   * about 20% more CPU (docs/PERFORMANCE.md, issue #30, item 1).
+   * 16, which keeps a few gdbs stepping side by side in a small job; from {@value #LARGE_JOB} ranks
+   * up 32, where there are gdbs enough for every core. Since gdb's output is line-buffered, a gdb's
+   * CPU per program no longer grows with their number (raw gdb to a breakpoint: 19 ms per program
+   * at 16, 15 at 32, 17 at 64); at 1,024 ranks 32 per gdb launched in the same CPU as 16, answered
+   * bt in 55 ms instead of 68 and print in 70 instead of 91, with 2.2 MB of debugger per rank
+   * instead of 3.9 (docs/PERFORMANCE.md, issue #30, item 1).
    */
   public static int ranksPerGdb(int size) {
     return size >= LARGE_JOB ? 2 * DEFAULT_RANKS_PER_GDB : DEFAULT_RANKS_PER_GDB;
