@@ -6,7 +6,8 @@
 # Builds the library as sdm does (mpicc -shared -fPIC -O2), a library of empty wrappers of the
 # same calls the loop makes (what any PMPI tool costs before it does anything), optionally another
 # version of the library from FILE.c (--before: e.g. `git show main:PATH`, to compare before and
-# after in one run), and bench/src/main/c/mpi_rate.c. Then runs mpi_rate on 2 ranks under mpirun,
+# after in one run; bench/src/main/c/mpiwait_bound.c there gives the least any library that records
+# every start costs), and bench/src/main/c/mpi_rate.c. Then runs mpi_rate on 2 ranks under mpirun,
 # each rank bound to a core of its own, ROUNDS times each way: plain twice (the second plain is the
 # noise floor: what a difference between two identical runs looks like), with the empty wrappers,
 # with the --before library and with sdm's library preloaded. The ways take turns, and each round
