@@ -6,7 +6,8 @@
 # Builds the library as sdm does (mpicc -shared -fPIC -O2), a library of empty wrappers of the
 # same calls the loop makes (what any PMPI tool costs before it does anything), optionally another
 # version of the library from FILE.c (--before: e.g. `git show main:PATH`, to compare before and
-# after in one run), and bench/src/main/c/mpi_rate.c. Then runs mpi_rate on 2 ranks under mpirun,
+# after in one run; bench/src/main/c/mpiwait_bound.c there gives the least any library that records
+# every start costs), and bench/src/main/c/mpi_rate.c. Then runs mpi_rate on 2 ranks under mpirun,
 # each rank bound to a core of its own, ROUNDS times each way: plain twice (the second plain is the
 # noise floor: what a difference between two identical runs looks like), with the empty wrappers,
 # with the --before library and with sdm's library preloaded. The ways take turns, and each round
@@ -16,6 +17,12 @@
 # size and way, the median over the rounds of each (and the lowest and highest of the rounds'), and
 # each way's cost against plain: (plain - way) / plain of the medians.
 #
+# --sides adds two ways to the two-rank loop only: sdm's library preloaded into rank 0 alone (the
+# sender: MPI_Isend, MPI_Waitall, MPI_Recv) and into rank 1 alone (the receiver), so that a cost
+# seen on two ranks can be told to come from one side's calls, or from how the two ranks' timing
+# meets (at 64 bytes the two-rank rate of Open MPI's shared memory has a fast and a slow regime,
+# and a slower sender alone can tip it from one to the other).
+#
 # Two ranks that poll for each other's messages lose whole rounds when another process on this
 # 2-core machine takes one's core, so the same is measured two more ways, less sensitive to the
 # machine's load: in each turn, bench/src/main/c/mpi_self.c runs the loop's calls on one rank to
@@ -24,7 +31,7 @@
 # library adds per message of mpi_self's loop (callgrind, counting only inside it), which no other
 # process changes.
 set -euo pipefail
-rounds=9 seconds=2 blocks=200 before= keep=
+rounds=9 seconds=2 blocks=200 before= keep= sides=
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds=$2; shift 2 ;;
@@ -32,6 +39,7 @@ while [ $# -gt 0 ]; do
     --blocks) blocks=$2; shift 2 ;;
     --before) before=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
+    --sides) sides=1; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -62,6 +70,7 @@ if [ -n "$before" ]; then
   ways="$ways before"
 fi
 ways="$ways sdm"
+[ -n "$sides" ] && ways="$ways sdm-send sdm-recv"
 mpicc -O2 -o "$work/mpi_rate" bench/src/main/c/mpi_rate.c
 mpicc -O2 -o "$work/mpi_self" bench/src/main/c/mpi_self.c
 preload_of() {
@@ -70,15 +79,24 @@ preload_of() {
     empty) preload=(-x LD_PRELOAD="$work/libempty.so") ;;
     before) preload=(-x LD_PRELOAD="$work/libbefore.so") ;;
     sdm) preload=(-x LD_PRELOAD="$work/libsdm_mpiwait.so") ;;
+    sdm-send | sdm-recv) preload=() ;;
   esac
 }
 run() {
-  local preload
+  local preload rate_args ranks self_seconds self_blocks
   preload_of "$1"
-  mpirun -n 2 --bind-to core "${preload[@]}" "$work/mpi_rate" "$seconds" "$blocks" \
+  rate_args=("$work/mpi_rate" "$seconds" "$blocks")
+  case "$1" in
+    sdm-send) ranks=(-n 1 -x LD_PRELOAD="$work/libsdm_mpiwait.so" "${rate_args[@]}" : -n 1 "${rate_args[@]}") ;;
+    sdm-recv) ranks=(-n 1 "${rate_args[@]}" : -n 1 -x LD_PRELOAD="$work/libsdm_mpiwait.so" "${rate_args[@]}") ;;
+    *) ranks=(-n 2 "${preload[@]}" "${rate_args[@]}") ;;
+  esac
+  mpirun --bind-to core "${ranks[@]}" \
     | sed "s/^/$1 /" >>"$work/rates" || echo "# round $round: $1's mpi_rate failed" >&2
-  mpirun -n 1 --bind-to core "${preload[@]}" "$work/mpi_self" -t "$(awk -v s="$seconds" 'BEGIN { print s / 2 }')" \
-    "$(awk -v s="$seconds" 'BEGIN { b = int(s / 2 / 0.005); print b < 1 ? 1 : b }')" \
+  case "$1" in sdm-send | sdm-recv) return ;; esac # one rank to itself has no sides
+  self_seconds=$(awk -v s="$seconds" 'BEGIN { print s / 2 }')
+  self_blocks=$(awk -v s="$seconds" 'BEGIN { b = int(s / 2 / 0.005); print b < 1 ? 1 : b }')
+  mpirun -n 1 --bind-to core "${preload[@]}" "$work/mpi_self" -t "$self_seconds" "$self_blocks" \
     | sed "s/^/$1 /" >>"$work/self" || echo "# round $round: $1's mpi_self failed" >&2
 }
 read -r -a turn <<<"$ways"
@@ -126,7 +144,7 @@ if command -v valgrind >/dev/null; then
   self_rounds=1000
   echo "# instructions per message, mpi_self $self_rounds rounds of 64 messages of 8 bytes to itself under callgrind"
   for way in $ways; do
-    [ "$way" = plain2 ] && continue
+    case "$way" in plain2 | sdm-send | sdm-recv) continue ;; esac
     preload_of "$way"
     count=$(mpirun -n 1 "${preload[@]}" valgrind --tool=callgrind --callgrind-out-file=/dev/null \
       --collect-atstart=no --toggle-collect=exchange "$work/mpi_self" "$self_rounds" 8 2>&1 \
