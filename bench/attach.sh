@@ -52,7 +52,8 @@ for launcher in ${launchers//,/ }; do
       fi
       t0=$(ms)
       # shellcheck disable=SC2086  # $target is one or two words
-      coproc SDM { exec java -jar "$jar" attach --batch --json $target 2>"$work/sdm.err"; }
+      # The master's JVM options, as ./sdm gives them (runtime's JvmOptions.MASTER).
+      coproc SDM { exec java -XX:TieredStopAtLevel=1 -jar "$jar" attach --batch --json $target 2>"$work/sdm.err"; }
       sdm=$SDM_PID
       await '"event":"loaded"'; t1=$(ms)
       echo bt >&"${SDM[1]}"; await '"command":"bt"'; t2=$(ms)

@@ -59,15 +59,16 @@ for launcher in ${launchers//,/ }; do
       fi
       for k in ${samples//,/ }; do
         for jar in ${jars//,/ }; do
-          java=(java)
+          # The master's JVM options, as ./sdm gives them (runtime's JvmOptions.MASTER).
+          java=(java -XX:TieredStopAtLevel=1)
           if [ -n "$cds" ]; then
             archive="$work/$(basename "$jar").jsa"
             if [ ! -f "$archive" ]; then
               # shellcheck disable=SC2086
-              java -XX:ArchiveClassesAtExit="$archive" -jar "$jar" stacks $target >/dev/null \
+              "${java[@]}" -XX:ArchiveClassesAtExit="$archive" -jar "$jar" stacks $target >/dev/null \
                 2>"$work/sdm.err" || { echo "the run that records $archive failed:" >&2; cat "$work/sdm.err" >&2; exit 1; }
             fi
-            java=(java -XX:SharedArchiveFile="$archive")
+            java+=(-XX:SharedArchiveFile="$archive")
           fi
           t0=$(ms)
           # shellcheck disable=SC2086  # $target is one or two words
