@@ -324,6 +324,25 @@ class SdmAttachIT {
   }
 
   @Test
+  void processesOfThisHostUnderTwoOfItsNamesAreAttachedTogether() throws Exception {
+    Job job = new Job("mpirun").started();
+    List<Long> pids = job.pids();
+    String host = java.net.InetAddress.getLocalHost().getHostName();
+    Sdm.Result r =
+        Sdm.run(
+            "bt\nquit\n",
+            "attach",
+            "--batch",
+            "--json",
+            pids.get(0) + "," + pids.get(1),
+            host + ":" + pids.get(2) + "," + pids.get(3));
+    assertEquals(0, r.exitCode(), r.toString());
+    contains(r, "{\"event\":\"stacks\",\"ranks\":\"0-3\"");
+    contains(r, "{\"event\":\"detached\",\"ranks\":\"0-3\"}");
+    job.finishesNormally();
+  }
+
+  @Test
   void someRanksOfAJobAreAttachedAndTheOthersAnswerNotAttached() throws Exception {
     Job job = new Job("mpirun").started();
     List<Long> pids = job.pids();

@@ -193,11 +193,17 @@ public final class AttachedSession extends DistributedSession {
 
   @Override
   void start() throws IOException, InterruptedException {
-    // This host's processes are attached while the master starts.
+    // This host's processes (under any of its names) are attached while the master starts.
+    List<AttachPlan.Rank> local =
+        plan.map(
+                p ->
+                    p.hosts().entrySet().stream()
+                        .filter(h -> isLocal(h.getKey()))
+                        .flatMap(h -> h.getValue().stream())
+                        .toList())
+            .orElse(List.of());
     EarlyAttachments here =
-        plan.flatMap(p -> p.hosts().entrySet().stream().filter(h -> isLocal(h.getKey())).findAny())
-            .map(h -> EarlyAttachments.processes(h.getValue(), spec.ranksPerGdb(), frozen))
-            .orElse(null);
+        local.isEmpty() ? null : EarlyAttachments.processes(local, spec.ranksPerGdb(), frozen);
     try {
       startMasterAndAgents(here);
       here = null;
