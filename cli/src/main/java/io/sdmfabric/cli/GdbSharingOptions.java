@@ -13,8 +13,8 @@ final class GdbSharingOptions {
       paramLabel = "N",
       description =
           "how many ranks one gdb debugs (1: a gdb per rank); a gdb that dies loses exactly its"
-              + " ranks (default: 16, and 32 from 1,024 ranks up, where a gdb of 32 starts as"
-              + " fast and answers faster, in less memory per rank)")
+              + " ranks (default: a gdb per core, at most 16 ranks each, and 32 each from 1,024"
+              + " ranks up)")
   Integer ranksPerGdb;
 
   /**

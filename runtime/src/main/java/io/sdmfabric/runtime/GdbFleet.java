@@ -24,23 +24,47 @@ import java.util.function.Consumer;
 public final class GdbFleet {
   private static final int PARALLEL = 8;
 
-  /** Ranks per gdb unless the user says otherwise, below {@link #LARGE_JOB} ranks. */
+  /** The most ranks per gdb unless the user says otherwise, below {@link #LARGE_JOB} ranks. */
   public static final int DEFAULT_RANKS_PER_GDB = 16;
 
   /** From this many ranks up, a gdb debugs twice as many by default. */
   static final int LARGE_JOB = 1024;
 
   /**
-   * Ranks per gdb for a job of {@code size} ranks unless the user says otherwise (0: size unknown):
-   * 16, which keeps a few gdbs stepping side by side in a small job; from {@value #LARGE_JOB} ranks
-   * up 32, where there are gdbs enough for every core. Since gdb's output is line-buffered, a gdb's
-   * CPU per program no longer grows with their number (raw gdb to a breakpoint: 19 ms per program
-   * at 16, 15 at 32, 17 at 64); at 1,024 ranks 32 per gdb launched in the same CPU as 16, answered
-   * bt in 55 ms instead of 68 and print in 70 instead of 91, with 2.2 MB of debugger per rank
-   * instead of 3.9 (docs/PERFORMANCE.md, issue #30, item 1).
+   * Ranks per gdb for a job of {@code size} ranks unless the user says otherwise (0: size unknown),
+   * on this machine's cores ({@link #ranksPerGdb(int, int)}).
    */
   public static int ranksPerGdb(int size) {
-    return size >= LARGE_JOB ? 2 * DEFAULT_RANKS_PER_GDB : DEFAULT_RANKS_PER_GDB;
+    return ranksPerGdb(size, Runtime.getRuntime().availableProcessors());
+  }
+
+  /**
+   * Ranks per gdb for a job of {@code size} ranks on {@code cores} cores unless the user says
+   * otherwise (0: size unknown).
+   *
+   * <ul>
+   *   <li>A small job is spread over as many gdbs as there are cores, at most {@value
+   *       #DEFAULT_RANKS_PER_GDB} ranks each: a gdb starts and steps its programs one after the
+   *       other. 4 ranks on 2 cores reached their first breakpoint in 625-703 ms with 2 per gdb,
+   *       730-775 ms with 4 (one gdb), 791-811 ms with 1 (4 gdbs starting beside the JVM).
+   *   <li>From {@value #LARGE_JOB} ranks up, 32. Since gdb's output is line-buffered, a gdb's CPU
+   *       per program no longer grows with their number (raw gdb to a breakpoint: 19 ms per program
+   *       at 16, 15 at 32, 17 at 64); at 1,024 ranks 32 per gdb launched in the same CPU as 16,
+   *       answered bt in 55 ms instead of 68 and print in 70 instead of 91, with 2.2 MB of debugger
+   *       per rank instead of 3.9.
+   * </ul>
+   *
+   * (docs/PERFORMANCE.md, issue #30.)
+   */
+  static int ranksPerGdb(int size, int cores) {
+    if (size >= LARGE_JOB) {
+      return 2 * DEFAULT_RANKS_PER_GDB;
+    }
+    if (size <= 0) {
+      return DEFAULT_RANKS_PER_GDB;
+    }
+    int spread = (size + Math.max(1, cores) - 1) / Math.max(1, cores);
+    return Math.min(DEFAULT_RANKS_PER_GDB, spread);
   }
 
   private GdbFleet() {}
