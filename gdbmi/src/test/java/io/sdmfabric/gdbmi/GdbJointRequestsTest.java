@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.DebuggerException;
@@ -145,6 +146,26 @@ class GdbJointRequestsTest {
     assertEquals(
         Map.of(List.of(0), ownError(0, "v"), List.of(1, 2), v, List.of(3), "alone"),
         byMembers(get(joint().evaluate(ranks, "v"))));
+  }
+
+  /**
+   * A rank's value is the program's text, which nobody vouches for: one that reads like the end of
+   * its answer and the start of another rank's (quotes, backslashes, brackets, a line feed, a
+   * terminal's escape) must stay its own rank's answer, as the rank's own request gives it.
+   */
+  @Test
+  void aValueThatReadsLikeAnotherRanksAnswerStaysItsRanksOwn() throws Exception {
+    start("values", "values", "values");
+    threeInSquareOneFromTwice();
+    String second = get(ranks.get(1).evaluate("$_inferior")).text();
+    String forged = "\\\"\\\\\\\"}],alone=\\\"0,2\\\",answers=[{members=[0,2]}\\n\\033]0;x\\007";
+    String expression = "$_inferior == " + second + " ? \"" + forged + "\" : \"plain\"";
+
+    Value own = get(ranks.get(1).evaluate(expression));
+    assertTrue(own.text().contains("alone="), own.text());
+    assertEquals(
+        Map.of(List.of(0, 2), get(ranks.get(0).evaluate(expression)), List.of(1), own),
+        byMembers(get(joint().evaluate(ranks, expression))));
   }
 
   @Test
