@@ -3,6 +3,7 @@ package io.sdmfabric.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.PrivateDirectory;
@@ -244,16 +245,16 @@ class SdmNodesIT extends OnTheTestNodes {
       // The launcher may end the job then (srun here, in most runs, reported node3's tasks killed
       // and aborted the step; who killed them is not known yet). Either way every rank answers,
       // and the session ends cleanly.
-      Sdm.await(
-          () -> {
-            try {
-              return agentsOn(3).isEmpty();
-            } catch (Exception e) {
-              throw new IllegalStateException(e);
-            }
-          },
-          Duration.ofSeconds(60),
-          "node3's agent ends once its link is back");
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (!agentsOn(3).isEmpty()) {
+        if (System.nanoTime() > deadline) {
+          fail(
+              "node3's agent has not ended 60 s after its link came back\n"
+                  + threads(agentsOn(3))
+                  + c);
+        }
+        Thread.sleep(100);
+      }
       c.type("print mine + 200");
       int before = at;
       c.await("[4,5] " + lostWith(3), before, Duration.ofSeconds(30));
@@ -551,6 +552,23 @@ class SdmNodesIT extends OnTheTestNodes {
               }
             })
         .toList();
+  }
+
+  /** The threads of each of {@code processes} as {@code jcmd Thread.print} shows them. */
+  private static String threads(List<ProcessHandle> processes) throws Exception {
+    StringBuilder threads = new StringBuilder();
+    for (ProcessHandle p : processes) {
+      Process jcmd =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  "" + p.pid(),
+                  "Thread.print")
+              .redirectErrorStream(true)
+              .start();
+      threads.append(new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+      jcmd.waitFor(30, TimeUnit.SECONDS);
+    }
+    return threads.toString();
   }
 
   /**

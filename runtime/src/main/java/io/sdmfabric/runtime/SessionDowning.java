@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.eventstream.EventStream;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -18,6 +19,7 @@ import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Down;
 import org.apache.pekko.cluster.typed.Leave;
+import org.apache.pekko.remote.artery.ThisActorSystemQuarantinedEvent;
 
 /**
  * Downs members of a session's cluster by {@link DowningRule}, on every member: it looks at the
@@ -27,12 +29,24 @@ import org.apache.pekko.cluster.typed.Leave;
  * for the master once the master has left. An agent whose master has left the cluster (the session
  * ended) leaves it too: most agents are ended by the session that started them, but PMIx debugger
  * daemons are the launcher's children, not sdm's.
+ *
+ * <p>An agent the master has quarantined leaves at once. The master quarantines a member it downed
+ * and removed, and tells it so when that member's messages reach it again (a node whose link came
+ * back after the master had given it up): such an agent can never rejoin, and would otherwise wait
+ * out {@code masterLostAfter} with the master unreachable. Pekko's split-brain resolver did the
+ * same; a downing provider of one's own has to.
  */
-final class SessionDowning extends AbstractBehavior<SessionDowning.Tick> {
+final class SessionDowning extends AbstractBehavior<SessionDowning.Message> {
+  /** What the downing actor acts on. */
+  sealed interface Message {}
+
   /** Time to look at the cluster again. */
-  enum Tick {
+  enum Tick implements Message {
     INSTANCE
   }
+
+  /** The member at {@code remote} quarantined this one: it will take no more of its messages. */
+  record QuarantinedBy(Address remote) implements Message {}
 
   private static final Duration LOOK_EVERY = Duration.ofMillis(250);
 
@@ -41,14 +55,23 @@ final class SessionDowning extends AbstractBehavior<SessionDowning.Tick> {
   private final Map<Address, Long> unreachableSince = new HashMap<>();
   private Address master;
 
-  private SessionDowning(ActorContext<Tick> context, DowningRule rule) {
+  private SessionDowning(ActorContext<Message> context, DowningRule rule) {
     super(context);
     this.rule = rule;
     this.cluster = Cluster.get(context.getSystem());
+    context
+        .getSystem()
+        .eventStream()
+        .tell(
+            new EventStream.Subscribe<>(
+                ThisActorSystemQuarantinedEvent.class,
+                context.messageAdapter(
+                    ThisActorSystemQuarantinedEvent.class,
+                    e -> new QuarantinedBy(e.remoteAddress().address()))));
   }
 
   /** Downing by {@code rule} for this actor's cluster. */
-  static Behavior<Tick> create(DowningRule rule) {
+  static Behavior<Message> create(DowningRule rule) {
     return Behaviors.withTimers(
         timers -> {
           timers.startTimerWithFixedDelay(Tick.INSTANCE, LOOK_EVERY);
@@ -57,11 +80,26 @@ final class SessionDowning extends AbstractBehavior<SessionDowning.Tick> {
   }
 
   @Override
-  public Receive<Tick> createReceive() {
-    return newReceiveBuilder().onMessage(Tick.class, t -> onTick()).build();
+  public Receive<Message> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Tick.class, t -> onTick())
+        .onMessage(QuarantinedBy.class, this::onQuarantined)
+        .build();
   }
 
-  private Behavior<Tick> onTick() {
+  private Behavior<Message> onQuarantined(QuarantinedBy q) {
+    Member self = cluster.selfMember();
+    if (master == null || self.address().equals(master) || self.status() == MemberStatus.down()) {
+      return this; // the master is never taken out but by itself
+    }
+    if (q.remote().equals(master)) {
+      getContext().getLog().info("leaving the session: the master at {} dropped this node", master);
+      cluster.manager().tell(new Down(self.address()));
+    }
+    return this;
+  }
+
+  private Behavior<Message> onTick() {
     ClusterEvent.CurrentClusterState state = cluster.state();
     long now = System.nanoTime();
     Set<Address> unreachable =

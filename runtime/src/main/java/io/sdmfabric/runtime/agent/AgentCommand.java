@@ -25,8 +25,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
+import org.apache.pekko.Done;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.CoordinatedShutdown;
@@ -156,6 +161,9 @@ public final class AgentCommand implements Callable<Integer> {
           "tls-tcp, aeron-udp or insecure-tcp, as the master uses (default: ${DEFAULT-VALUE})")
   String transport = "tls-tcp";
 
+  /** How long an ending actor system may take before the agent ends without it. */
+  private static final Duration ENDING_LIMIT = Duration.ofSeconds(30);
+
   private final PrintStream err;
   private final List<GdbDebugger> gdbs = new CopyOnWriteArrayList<>();
 
@@ -212,7 +220,7 @@ public final class AgentCommand implements Callable<Integer> {
             ClusterSettings.SYSTEM,
             settings);
     // The agent lives as long as its cluster membership: it ends when the master does.
-    system.getWhenTerminated().toCompletableFuture().get();
+    awaitEnd(system);
     ranks.stop().run();
     if (downed(system)) {
       // The master downed this node (it could not reach it), or this node could not reach the
@@ -230,6 +238,33 @@ public final class AgentCommand implements Callable<Integer> {
       new RankSpool(mode.spool).delete();
     }
     return 0;
+  }
+
+  /**
+   * Waits until {@code system} has ended, or, once it has begun to end, {@link #ENDING_LIMIT} at
+   * most: this agent's gdbs and ranks must be seen to even when the actor system cannot stop (its
+   * remoting waiting on a peer that dropped this node).
+   */
+  private void awaitEnd(ActorSystem<?> system) throws InterruptedException, ExecutionException {
+    CompletableFuture<?> terminated = system.getWhenTerminated().toCompletableFuture();
+    CompletableFuture<Done> ending = new CompletableFuture<>();
+    CoordinatedShutdown.get(system)
+        .addTask(
+            CoordinatedShutdown.PhaseBeforeServiceUnbind(),
+            "sdm-agent-ending",
+            () -> {
+              ending.complete(Done.getInstance());
+              return CompletableFuture.completedFuture(Done.getInstance());
+            });
+    CompletableFuture.anyOf(terminated, ending).get();
+    try {
+      terminated.get(ENDING_LIMIT.toSeconds(), TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      err.println(
+          "sdm agent: its actor system did not stop within "
+              + ENDING_LIMIT.toSeconds()
+              + " s of ending; the agent ends without it");
+    }
   }
 
   /** This node's name, for what the agent says: the user reads which node could not start. */
