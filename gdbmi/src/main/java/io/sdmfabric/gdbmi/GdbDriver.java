@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * Runs one {@code gdb --interpreter=mi3 -nx -q} and talks GDB/MI to it: the one object a caller
  * holds for a gdb, over three parts with one job each. {@link GdbProcess} is gdb's process (start,
  * the end of its standard error, SIGKILL, the JVM's exit); {@link MiChannel} is the MI conversation
- * (tokens, replies, the reader, writer and delivery threads); {@link ProgramTerminals} are the
+ * (tokens, replies, the reader and writer threads, the delivery); {@link ProgramTerminals} are the
  * programs' pseudo-terminals. Two listeners of the channel's records keep state of their own:
  * {@link ProgramPids} (each program's process) and {@link WrapperLocations}.
  *
@@ -28,9 +28,9 @@ import org.slf4j.LoggerFactory;
  * result record with that token arrives, or fails with {@link DebuggerException} carrying gdb's
  * {@code msg} on {@code ^error}, and with a clear message when gdb ends first. Async records,
  * stream records printed outside a command, program output and gdb's end go to the {@link
- * MiListener}, on one delivery thread in the order gdb wrote them. So {@link #send} and {@link
- * #writeInput} never block, and code chained on a future runs on the delivery thread, where it must
- * not block either.
+ * MiListener}, one at a time in the order gdb wrote them, mostly on the thread that read them. So
+ * {@link #send} and {@link #writeInput} never block, and code chained on a future runs in that
+ * delivery, where it must not block either.
  *
  * <p>The program runs on a pseudo-terminal of its own, so its output never mixes with MI. gdb and
  * the program end on {@link #close}, when gdb dies, and when the JVM exits; unless gdb {@linkplain
@@ -243,8 +243,8 @@ public final class GdbDriver implements AutoCloseable {
 
   /**
    * Opens another pseudo-terminal, for another program of this gdb (the first has {@link
-   * #inferiorTty}); what the program writes to it goes to {@code output} on the delivery thread, in
-   * order with gdb's records. It closes when gdb ends.
+   * #inferiorTty}); what the program writes to it goes to {@code output} in the delivery, in order
+   * with gdb's records. It closes when gdb ends.
    */
   public ProgramTerminal openTerminal(java.util.function.Consumer<byte[]> output)
       throws IOException {

@@ -14,7 +14,7 @@ import java.util.OptionalInt;
  * RankBreakpoints}). It also holds the rank's selected thread and frame, which every command names
  * ({@code --thread}, {@code --frame}), since gdb's own selection is shared by its programs.
  *
- * <p>Thread-safe: the delivery thread of gdb's records and callers of the debugger both use it.
+ * <p>Thread-safe: the delivery of gdb's records and callers of the debugger both use it.
  */
 final class Inferior {
   private final String group;

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * <p>gdb runs in non-stop mode, where a thread that stops stops alone. A rank stops as a whole, as
  * under a gdb of its own in all-stop mode: the first thread to stop is the rank's stop, reported
  * once, and the rank's other threads are interrupted; their stops, and any others until the rank is
- * resumed, are no news. Called on the driver's delivery thread only.
+ * resumed, are no news. Called in the driver's delivery only.
  */
 final class InferiorEvents implements MiListener {
   volatile Consumer<DebugEvent> subscriber = e -> {};

@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * thread group by its id, records of a thread by the group the thread was created in, and the exit
  * that gdb reports without naming anyone ({@code *stopped,reason="exited..."}) to the group whose
  * exit gdb announced just before it. gdb's end goes to every program; a library loaded to the
- * program that loaded it; records about no program (breakpoints) to none. Called on the driver's
- * delivery thread only.
+ * program that loaded it; records about no program (breakpoints) to none. Called in the driver's
+ * delivery only (one record at a time, in gdb's order).
  */
 final class InferiorRouter implements MiListener {
   private final Map<String, MiListener> programs = new ConcurrentHashMap<>();

@@ -1,6 +1,7 @@
 package io.sdmfabric.gdbmi;
 
 import io.sdmfabric.gdbmi.internal.LineAssembler;
+import io.sdmfabric.gdbmi.internal.SerialDelivery;
 import io.sdmfabric.model.DebuggerException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,11 +32,13 @@ import org.slf4j.LoggerFactory;
  * printed while a command runs goes into its reply. Async records, stream records printed outside a
  * command and gdb's end go to the {@link MiListener}.
  *
- * <p>Threads: one reads gdb's output (cutting it into lines however gdb chunks it), one writes
- * commands (and the programs' input, {@link #write}), and one delivers results and events in the
- * order gdb wrote them ({@link #deliver}). So {@link #send} never blocks, and code chained on a
- * future runs on the delivery thread, where it must not block either. Record listeners ({@link
- * #onRecord}) see each result and async record on the reader thread, before it is delivered.
+ * <p>Threads: one reads gdb's output (cutting it into lines however gdb chunks it) and one writes
+ * commands (and the programs' input, {@link #write}). Results and events are delivered one at a
+ * time in the order gdb wrote them ({@link #deliver}, a {@link SerialDelivery}), mostly on the
+ * reader thread as it reads them. So {@link #send} never blocks, and code chained on a future runs
+ * in delivery, where it must not block either: it would hold up gdb's reader. Record listeners
+ * ({@link #onRecord}) see each result and async record on the reader thread, before it is
+ * delivered.
  */
 final class MiChannel {
   private static final Logger log = LoggerFactory.getLogger(MiChannel.class);
@@ -48,7 +51,7 @@ final class MiChannel {
   private final MiListener listener;
   private final List<Consumer<MiRecord>> recordListeners = new CopyOnWriteArrayList<>();
   private final ExecutorService writer;
-  private final ExecutorService delivery;
+  private final SerialDelivery delivery = new SerialDelivery();
   private final AtomicLong nextToken = new AtomicLong(1);
 
   private final Deque<Pending> pending = new ArrayDeque<>(); // guarded by itself
@@ -76,7 +79,6 @@ final class MiChannel {
     this.transcript = transcript;
     this.listener = listener;
     this.writer = Executors.newSingleThreadExecutor(daemon(name + "-writer"));
-    this.delivery = Executors.newSingleThreadExecutor(daemon(name + "-events"));
   }
 
   /** {@code listener} sees each result and async record on the reader thread, before delivery. */
@@ -142,11 +144,9 @@ final class MiChannel {
     }
   }
 
-  /** Runs a task on the delivery thread, in order; after gdb's end has been delivered, drops it. */
+  /** Runs a task in delivery, in order; after gdb's end has been delivered, drops it. */
   void deliver(Runnable task) {
-    try {
-      delivery.execute(task);
-    } catch (RejectedExecutionException e) {
+    if (!delivery.execute(task)) {
       log.debug("dropped an event after gdb {} ended", pid);
     }
   }
@@ -169,8 +169,8 @@ final class MiChannel {
 
   /**
    * gdb has ended, for {@code reason} (unless it was closed): every pending and later command
-   * fails, the listener hears it, then {@code last} runs on the delivery thread, which then stops,
-   * as does the writer.
+   * fails, the listener hears it, then {@code last} runs in delivery, which then takes nothing
+   * more; the writer stops.
    */
   void end(String reason, Runnable last) {
     deathReason = reason;

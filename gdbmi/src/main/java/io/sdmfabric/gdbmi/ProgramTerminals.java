@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The pseudo-terminals of a gdb's programs, so that their output never mixes with MI: the first
  * program's, opened with gdb ({@code -inferior-tty-set} at start), and one more for each program
- * after it ({@link #open}). What a program writes is delivered on the channel's delivery thread, in
- * order with gdb's records; its input is written on the channel's writer thread, so that writing
- * never blocks. They all close when gdb ends.
+ * after it ({@link #open}). What a program writes is delivered in the channel's delivery, in order
+ * with gdb's records; its input is written on the channel's writer thread, so that writing never
+ * blocks. They all close when gdb ends.
  */
 final class ProgramTerminals {
   private static final Logger log = LoggerFactory.getLogger(ProgramTerminals.class);

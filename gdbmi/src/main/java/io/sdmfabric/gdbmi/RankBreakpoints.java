@@ -12,7 +12,7 @@ import java.util.Map;
  * SharedBreakpoints}). Here too are the rank's hit counts and the condition that makes a breakpoint
  * of gdb's stop this rank only ({@code $_inferior == N}, before the user's own condition).
  *
- * <p>Thread-safe: the delivery thread of gdb's records and callers of the debugger both use it.
+ * <p>Thread-safe: the delivery of gdb's records and callers of the debugger both use it.
  */
 final class RankBreakpoints {
   private final int inferior;
