@@ -30,6 +30,8 @@ import org.eclipse.lsp4j.debug.Source;
 import org.eclipse.lsp4j.debug.SourceBreakpoint;
 import org.eclipse.lsp4j.debug.StackFrame;
 import org.eclipse.lsp4j.debug.StackTraceArguments;
+import org.eclipse.lsp4j.debug.StepInArguments;
+import org.eclipse.lsp4j.debug.StepOutArguments;
 import org.eclipse.lsp4j.debug.Thread;
 import org.eclipse.lsp4j.debug.Variable;
 import org.eclipse.lsp4j.debug.VariablesArguments;
@@ -38,9 +40,9 @@ import org.eclipse.lsp4j.debug.services.IDebugProtocolServer;
 /**
  * {@code sdm dap} beside {@code sdm debug --json} on the same job, in one run: N ranks of {@code
  * bench/src/main/c/dap_loop.c}, embedded (no launcher), every rank stopped at one breakpoint in the
- * loop. A round is one session: started, stopped at the breakpoint, then R reps of the four
- * commands, then ended; DAP and console rounds alternate ({@code --rounds R} of each) so that both
- * sides meet the same machine. {@code --jar PATH} runs another build of sdm (default {@code
+ * loop. A round is one session: started, stopped at the breakpoint, then R reps of the commands,
+ * then ended; DAP and console rounds alternate ({@code --rounds R} of each) so that both sides meet
+ * the same machine. {@code --jar PATH} runs another build of sdm (default {@code
  * cli/target/sdm.jar}), to compare two builds run after run. The pairs, each timed from writing the
  * request to its answer:
  *
@@ -53,10 +55,16 @@ import org.eclipse.lsp4j.debug.services.IDebugProtocolServer;
  *       {@code sum} by default: a value different on most ranks), beside {@code print EXPR};
  *   <li>next: {@code next} on the group's thread until the {@code stopped} event after which every
  *       rank stands stopped in one group again (checked with {@code threads}, not timed: the time
- *       ends at that event's arrival), beside {@code next} until the stop events of all N ranks.
+ *       ends at that event's arrival), beside {@code next} until the stop events of all N ranks;
+ *   <li>step: {@code stepIn} from the call that {@code next} reached into the function, beside
+ *       {@code step}, timed as next is;
+ *   <li>finish: {@code stepOut} of it, back to the call, beside {@code finish}.
  * </ul>
  *
- * Parts are timed too, to see where the adapter's time goes: {@code threads} alone (the adapter
+ * Two more {@code next}s, not timed, bring the ranks back to the breakpoint's line for the next
+ * rep.
+ *
+ * <p>Parts are timed too, to see where the adapter's time goes: {@code threads} alone (the adapter
  * regroups and asks no gdb); {@code evaluate} of the same expression without a frame, context
  * {@code watch} (the adapter then selects no frame first); and the console's {@code frame 0} (the
  * frame selection the adapter makes before each {@code variables}, and each {@code evaluate} with a
@@ -64,8 +72,8 @@ import org.eclipse.lsp4j.debug.services.IDebugProtocolServer;
  *
  * <pre>
  * side=dap|console round=K ranks=N reps=R launch_to_all_stopped_ms=.. stack_p50_ms=.. stack_p99_ms=..
- *     locals_.. print_.. next_.. [threads_.. evaluate_without_frame_..]|[frame_..]
- *     stopped_events_per_next=.. [thread_events_per_next=..]
+ *     locals_.. print_.. next_.. step_.. finish_.. [threads_.. evaluate_without_frame_..]|[frame_..]
+ *     stopped_events_per_resume=.. [thread_events_per_resume=..]
  *     quit_ms=.. processes_left=..
  * </pre>
  *
@@ -91,6 +99,8 @@ public final class DapRunner {
     LOCALS("scopes+variables", "locals"),
     PRINT("evaluate", "print"),
     NEXT("next", "next"),
+    STEP("stepIn", "step"),
+    FINISH("stepOut", "finish"),
     THREADS("threads", ""),
     EVALUATE_WITHOUT_FRAME("evaluate", ""),
     FRAME("", "frame");
@@ -118,12 +128,15 @@ public final class DapRunner {
   /** The stop events a resuming command brought, and the nanoTime at which the last was read. */
   private record Stops(int events, long lastNanos) {}
 
+  /** How many commands of a rep resume the ranks: next, step, finish, next, next. */
+  private static final int RESUMES_PER_REP = 5;
+
   /** One session's times: per measure, one sample per rep, sorted. */
   private record Round(
       double launchMs,
       Map<Measure, double[]> ms,
-      double stoppedEventsPerNext,
-      double threadEventsPerNext,
+      double stoppedEventsPerResume,
+      double threadEventsPerResume,
       double quitMs,
       int processesLeft) {
     Round {
@@ -195,7 +208,9 @@ public final class DapRunner {
               Measure.LOCALS,
               Measure.PRINT,
               Measure.EVALUATE_WITHOUT_FRAME,
-              Measure.NEXT)) {
+              Measure.NEXT,
+              Measure.STEP,
+              Measure.FINISH)) {
         ms.put(m, new double[reps]);
       }
       int stopsBefore = dap.stops();
@@ -203,8 +218,9 @@ public final class DapRunner {
       for (int i = 0; i < reps; i++) {
         dapRep(dap, job, ms, i);
       }
-      double stoppedPerNext = (dap.stops() - stopsBefore) / (double) reps;
-      double threadEventsPerNext = (dap.threadEvents() - threadEventsBefore) / (double) reps;
+      double stoppedPerResume = (dap.stops() - stopsBefore) / (double) (reps * RESUMES_PER_REP);
+      double threadEventsPerResume =
+          (dap.threadEvents() - threadEventsBefore) / (double) (reps * RESUMES_PER_REP);
 
       long quit = System.nanoTime();
       DisconnectArguments bye = new DisconnectArguments();
@@ -217,7 +233,7 @@ public final class DapRunner {
       double quitMs = (System.nanoTime() - quit) / 1e6;
       ms.values().forEach(Arrays::sort);
       return new Round(
-          launchMs, ms, stoppedPerNext, threadEventsPerNext, quitMs, leftovers(processes));
+          launchMs, ms, stoppedPerResume, threadEventsPerResume, quitMs, leftovers(processes));
     }
   }
 
@@ -304,17 +320,63 @@ public final class DapRunner {
     if (!classes(watched).equals(classes(value))) {
       throw new IllegalStateException("evaluate without a frame: " + watched + ", not " + value);
     }
-    int seen = dap.stops();
-    NextArguments next = new NextArguments();
-    next.setThreadId(thread);
-    dap.await(server.next(next));
-    long stopped = awaitOneGroup(dap, job.ranks(), seen);
     ms.get(Measure.STACK)[i] = (t2 - t0) / 1e6;
     ms.get(Measure.THREADS)[i] = (t1 - t0) / 1e6;
     ms.get(Measure.LOCALS)[i] = (t3 - t2) / 1e6;
     ms.get(Measure.PRINT)[i] = (t4 - t3) / 1e6;
     ms.get(Measure.EVALUATE_WITHOUT_FRAME)[i] = (t5 - t4) / 1e6;
-    ms.get(Measure.NEXT)[i] = (stopped - t5) / 1e6;
+    ms.get(Measure.NEXT)[i] = dapResume(dap, job, thread, "main", Measure.NEXT);
+    ms.get(Measure.STEP)[i] = dapResume(dap, job, group(dap, job), "fold", Measure.STEP);
+    ms.get(Measure.FINISH)[i] = dapResume(dap, job, group(dap, job), "main", Measure.FINISH);
+    for (int back = 0; back < 2; back++) {
+      dapResume(dap, job, group(dap, job), "main", Measure.NEXT);
+    }
+  }
+
+  /**
+   * Milliseconds from the request of {@code m} on {@code thread} to the stopped event after which
+   * every rank stands in one group again, in {@code function} (checked, not timed).
+   */
+  private static double dapResume(DapClient dap, Job job, int thread, String function, Measure m)
+      throws Exception {
+    IDebugProtocolServer server = dap.server();
+    int seen = dap.stops();
+    long t = System.nanoTime();
+    switch (m) {
+      case NEXT -> {
+        NextArguments a = new NextArguments();
+        a.setThreadId(thread);
+        dap.await(server.next(a));
+      }
+      case STEP -> {
+        StepInArguments a = new StepInArguments();
+        a.setThreadId(thread);
+        dap.await(server.stepIn(a));
+      }
+      case FINISH -> {
+        StepOutArguments a = new StepOutArguments();
+        a.setThreadId(thread);
+        dap.await(server.stepOut(a));
+      }
+      default -> throw new IllegalArgumentException(m + " does not resume");
+    }
+    long stopped = awaitOneGroup(dap, job.ranks(), seen);
+    Thread[] threads = dap.await(server.threads()).getThreads();
+    if (!threads[0].getName().contains("] " + function + " at ")) {
+      throw new IllegalStateException(
+          m.dap + " stopped elsewhere than in " + function + ": " + names(threads));
+    }
+    return (stopped - t) / 1e6;
+  }
+
+  /** The id of the one thread that is every rank, stopped. */
+  private static int group(DapClient dap, Job job) throws Exception {
+    Thread[] threads = dap.await(dap.server().threads()).getThreads();
+    return oneGroup(threads, job.ranks())
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "the ranks are not one stopped group: " + names(threads)));
   }
 
   private static void setBreakpoint(DapClient dap, Job job) throws InterruptedException {
@@ -377,7 +439,14 @@ public final class DapRunner {
 
       Map<Measure, double[]> ms = new EnumMap<>(Measure.class);
       for (Measure m :
-          List.of(Measure.STACK, Measure.LOCALS, Measure.PRINT, Measure.FRAME, Measure.NEXT)) {
+          List.of(
+              Measure.STACK,
+              Measure.LOCALS,
+              Measure.PRINT,
+              Measure.FRAME,
+              Measure.NEXT,
+              Measure.STEP,
+              Measure.FINISH)) {
         ms.put(m, new double[reps]);
       }
       long stopEvents = 0;
@@ -386,11 +455,18 @@ public final class DapRunner {
         ms.get(Measure.LOCALS)[i] = roundTrip(sdm, "locals", "variables");
         ms.get(Measure.PRINT)[i] = roundTrip(sdm, "print " + job.print(), "value");
         ms.get(Measure.FRAME)[i] = roundTrip(sdm, "frame 0", "frame");
-        long t = System.nanoTime();
-        sdm.send("next\n");
-        Stops stops = awaitStops(sdm, job.ranks(), "next");
-        ms.get(Measure.NEXT)[i] = (stops.lastNanos() - t) / 1e6;
-        stopEvents += stops.events();
+        List<Measure> rep = List.of(Measure.NEXT, Measure.STEP, Measure.FINISH);
+        for (Measure m : rep) {
+          long t = System.nanoTime();
+          sdm.send(m.console + "\n");
+          Stops stops = awaitStops(sdm, job.ranks(), m.console);
+          ms.get(m)[i] = (stops.lastNanos() - t) / 1e6;
+          stopEvents += stops.events();
+        }
+        for (int back = 0; back < 2; back++) {
+          sdm.send("next\n");
+          stopEvents += awaitStops(sdm, job.ranks(), "next").events();
+        }
       }
 
       long quit = System.nanoTime();
@@ -400,7 +476,13 @@ public final class DapRunner {
       }
       double quitMs = (System.nanoTime() - quit) / 1e6;
       ms.values().forEach(Arrays::sort);
-      return new Round(launchMs, ms, stopEvents / (double) reps, 0, quitMs, leftovers(processes));
+      return new Round(
+          launchMs,
+          ms,
+          stopEvents / (double) (reps * RESUMES_PER_REP),
+          0,
+          quitMs,
+          leftovers(processes));
     }
   }
 
@@ -489,10 +571,10 @@ public final class DapRunner {
                         m.key(),
                         RunnerOptions.percentile(samples, 99))));
     line.append(
-        String.format(Locale.ROOT, " stopped_events_per_next=%.1f", r.stoppedEventsPerNext()));
+        String.format(Locale.ROOT, " stopped_events_per_resume=%.1f", r.stoppedEventsPerResume()));
     if (side.equals("dap")) {
       line.append(
-          String.format(Locale.ROOT, " thread_events_per_next=%.1f", r.threadEventsPerNext()));
+          String.format(Locale.ROOT, " thread_events_per_resume=%.1f", r.threadEventsPerResume()));
     }
     line.append(
         String.format(
