@@ -53,7 +53,7 @@ for launcher in ${launchers//,/ }; do
       t0=$(ms)
       # shellcheck disable=SC2086  # $target is one or two words
       # The master's JVM options, as ./sdm gives them (runtime's JvmOptions.MASTER).
-      coproc SDM { exec java -XX:TieredStopAtLevel=1 -jar "$jar" attach --batch --json $target 2>"$work/sdm.err"; }
+      coproc SDM { exec java -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseParallelGC -jar "$jar" attach --batch --json $target 2>"$work/sdm.err"; }
       sdm=$SDM_PID
       await '"event":"loaded"'; t1=$(ms)
       echo bt >&"${SDM[1]}"; await '"command":"bt"'; t2=$(ms)

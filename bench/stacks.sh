@@ -60,7 +60,7 @@ for launcher in ${launchers//,/ }; do
       for k in ${samples//,/ }; do
         for jar in ${jars//,/ }; do
           # The master's JVM options, as ./sdm gives them (runtime's JvmOptions.MASTER).
-          java=(java -XX:TieredStopAtLevel=1)
+          java=(java -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseParallelGC)
           if [ -n "$cds" ]; then
             archive="$work/$(basename "$jar").jsa"
             if [ ! -f "$archive" ]; then

@@ -6,7 +6,7 @@ const path = require('path');
 const { execFile, spawn } = require('child_process');
 
 /** The master's JVM options, as ./sdm gives them (runtime's JvmOptions.MASTER says why). */
-const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1'];
+const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:CICompilerCount=1', '-XX:+UseParallelGC'];
 
 /** The program and arguments that run `sdm ARGS...`. */
 function command(context, args) {
