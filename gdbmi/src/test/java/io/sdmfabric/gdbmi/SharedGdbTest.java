@@ -432,6 +432,16 @@ class SharedGdbTest {
     return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
   }
 
+  /** Waits until process {@code pid} sleeps in the kernel's nanosleep (its wait channel). */
+  private static void awaitSleeping(long pid) throws Exception {
+    java.nio.file.Path wchan = java.nio.file.Path.of("/proc/" + pid + "/wchan");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!java.nio.file.Files.readString(wchan).contains("nanosleep")) {
+      assertTrue(System.nanoTime() < deadline, "process " + pid + " never slept");
+      Thread.sleep(5);
+    }
+  }
+
   @Test
   void ranksAttachedAtTheirExecReadLibrarySymbolsWhenTheyStopAndFindPendingBreakpoints()
       throws Exception {
@@ -449,6 +459,8 @@ class SharedGdbTest {
     // Once it has said "ticking" it spends its time in usleep.
     get(ranks.get(0).run());
     assertEquals("ticking", firstLine(shims.get(0)));
+    // Said, but perhaps still in the write's return: interrupted there, its stack is fflush's.
+    awaitSleeping(shims.get(0).pid());
     get(ranks.get(0).interrupt());
     events.get(0).nextStop();
     List<String> stack = get(ranks.get(0).frames()).stream().map(f -> f.function()).toList();
