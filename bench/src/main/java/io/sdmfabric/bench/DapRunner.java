@@ -325,19 +325,27 @@ public final class DapRunner {
     ms.get(Measure.LOCALS)[i] = (t3 - t2) / 1e6;
     ms.get(Measure.PRINT)[i] = (t4 - t3) / 1e6;
     ms.get(Measure.EVALUATE_WITHOUT_FRAME)[i] = (t5 - t4) / 1e6;
-    ms.get(Measure.NEXT)[i] = dapResume(dap, job, thread, "main", Measure.NEXT);
-    ms.get(Measure.STEP)[i] = dapResume(dap, job, group(dap, job), "fold", Measure.STEP);
-    ms.get(Measure.FINISH)[i] = dapResume(dap, job, group(dap, job), "main", Measure.FINISH);
+    Resumed next = dapResume(dap, job, thread, "main", Measure.NEXT);
+    Resumed step = dapResume(dap, job, next.thread(), "fold", Measure.STEP);
+    Resumed finish = dapResume(dap, job, step.thread(), "main", Measure.FINISH);
+    ms.get(Measure.NEXT)[i] = next.ms();
+    ms.get(Measure.STEP)[i] = step.ms();
+    ms.get(Measure.FINISH)[i] = finish.ms();
+    int at = finish.thread();
     for (int back = 0; back < 2; back++) {
-      dapResume(dap, job, group(dap, job), "main", Measure.NEXT);
+      at = dapResume(dap, job, at, "main", Measure.NEXT).thread();
     }
   }
 
+  /** A resuming command's time, and the thread of the ranks' one group where they stopped. */
+  private record Resumed(double ms, int thread) {}
+
   /**
    * Milliseconds from the request of {@code m} on {@code thread} to the stopped event after which
-   * every rank stands in one group again, in {@code function} (checked, not timed).
+   * every rank stands in one group again, in {@code function} (checked, not timed), and that
+   * group's thread.
    */
-  private static double dapResume(DapClient dap, Job job, int thread, String function, Measure m)
+  private static Resumed dapResume(DapClient dap, Job job, int thread, String function, Measure m)
       throws Exception {
     IDebugProtocolServer server = dap.server();
     int seen = dap.stops();
@@ -366,17 +374,7 @@ public final class DapRunner {
       throw new IllegalStateException(
           m.dap + " stopped elsewhere than in " + function + ": " + names(threads));
     }
-    return (stopped - t) / 1e6;
-  }
-
-  /** The id of the one thread that is every rank, stopped. */
-  private static int group(DapClient dap, Job job) throws Exception {
-    Thread[] threads = dap.await(dap.server().threads()).getThreads();
-    return oneGroup(threads, job.ranks())
-        .orElseThrow(
-            () ->
-                new IllegalStateException(
-                    "the ranks are not one stopped group: " + names(threads)));
+    return new Resumed((stopped - t) / 1e6, threads[0].getId());
   }
 
   private static void setBreakpoint(DapClient dap, Job job) throws InterruptedException {
