@@ -2,6 +2,8 @@
 """One gdb over MI with N inferiors of one program, set up as sdm's SharedGdb does, timed by phase.
 
 Usage: gdb_inferiors.py PROGRAM N [--break FUNC] [--no-run] [--settings "name value;..."]
+       [--debug-file-directory DIR]   (where gdb finds system libraries' separate debug files;
+                                       nowhere by default, as in sdm: SDM_DEBUG_FILE_DIRECTORY)
        [--per-command K]   (K rounds of each command on every inferior, gdb's CPU and wall per
                             inferior, beside sdm's joint sdm-frames and sdm-values: one command
                             for every inferior)
@@ -32,6 +34,7 @@ def main():
     program, n = os.path.abspath(args[0]), int(args[1])
     func, run, extra, cond, per_command = "compute", True, [], True, 0
     load_at_stop = False
+    debug_files = ""
     batched = False  # --batched: a command per inferior, all written at once
     same_thread = False  # --same-thread: every per-command round asks one inferior N times
     i = 2
@@ -57,12 +60,15 @@ def main():
         elif args[i] == "--no-run":
             run = False
             i += 1
+        elif args[i] == "--debug-file-directory":
+            debug_files = args[i + 1]
+            i += 2
         elif args[i] == "--settings":
             extra = [s.strip() for s in args[i + 1].split(";") if s.strip()]
             i += 2
         else:
             sys.exit("unknown argument " + args[i])
-    gdb = Gdb()
+    gdb = Gdb(debug_files)
     out = {"inferiors": n}
     t = time.monotonic()
     ptys = []
@@ -206,9 +212,17 @@ def ms(t):
 
 
 class Gdb:
-    def __init__(self):
+    def __init__(self, debug_files):
+        # As GdbProcess starts it: standard output line-buffered (gdb 13 writes MI a byte per
+        # write otherwise), and separate debug files read from debug_files only.
+        line_buffered = (
+            "python exec(\"try:\\n import ctypes\\n c = ctypes.CDLL(None)\\n"
+            " c.malloc.restype = ctypes.c_void_p\\n"
+            " c.setvbuf(ctypes.c_void_p.in_dll(c, 'stdout'), ctypes.c_void_p(c.malloc(65536)),"
+            " 1, 65536)\\nexcept Exception:\\n pass\")")
         self.p = subprocess.Popen(
-            ["gdb", "--interpreter=mi3", "-nx", "-q"],
+            ["gdb", "--interpreter=mi3", "-nx", "-q", "-iex", line_buffered,
+             "-iex", ("set debug-file-directory " + debug_files).strip()],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.buf = b""
         self.token = 0

@@ -67,7 +67,7 @@ public final class GdbDriver implements AutoCloseable {
     this.gdb = gdb;
     this.channel =
         new MiChannel(gdb.pid(), gdb.output(), gdb.input(), options.transcript(), listener);
-    this.terminals = new ProgramTerminals(channel, listener::onProgramOutput);
+    this.terminals = new ProgramTerminals(channel, listener::onProgramOutput, "gdb-" + gdb.pid());
     // Breakpoints kept out of sdm's MPI wait-records library.
     channel.onRecord(new WrapperLocations(this::send)::onRecord);
     channel.onRecord(programs::onRecord);

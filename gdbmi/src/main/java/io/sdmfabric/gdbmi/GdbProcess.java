@@ -103,8 +103,9 @@ final class GdbProcess {
 
   /**
    * Starts {@code gdb --interpreter=mi3 -nx -q} in {@link GdbOptions#directory}, with {@link
-   * #EARLY_SETTINGS} and {@link #LINE_BUFFERED_OUTPUT}, without {@link
-   * GdbDriver#WITHHELD_ENVIRONMENT}, and reads its standard error.
+   * #EARLY_SETTINGS}, {@link #LINE_BUFFERED_OUTPUT} and {@link GdbOptions#debugFileDirectory}
+   * (before gdb reads any file), without {@link GdbDriver#WITHHELD_ENVIRONMENT}, and reads its
+   * standard error.
    *
    * @throws IOException when gdb cannot be started (not installed: the message says so)
    */
@@ -113,6 +114,7 @@ final class GdbProcess {
         new ArrayList<>(List.of(options.executable(), "--interpreter=mi3", "-nx", "-q"));
     command.addAll(EARLY_SETTINGS);
     command.addAll(LINE_BUFFERED_OUTPUT);
+    command.addAll(List.of("-iex", options.debugFileDirectoryCommand()));
     command.addAll(options.extraArgs());
     Process process;
     try {

@@ -2,6 +2,7 @@ package io.sdmfabric.runtime;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.sdmfabric.gdbmi.GdbOptions;
 import io.sdmfabric.master.Session;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.runtime.agent.AgentCommand;
@@ -140,12 +141,17 @@ public final class DistributedMaster {
   /**
    * An agent's java command line: the JVM options, this JVM's class path, and {@code sdm agent}
    * with the master's address, the job's size, the transport, the wire-up time and, unless the
-   * secrets go in clear, the directory of the session's keys, then {@code mode} (what the agent
-   * serves: {@code --spool DIR}, {@code --attach PIDS} ...). No secret.
+   * secrets go in clear, the directory of the session's keys, and the directory of separate debug
+   * files this JVM's gdbs read (which a launcher need not pass on in the environment), then {@code
+   * mode} (what the agent serves: {@code --spool DIR}, {@code --attach PIDS} ...). No secret.
    */
   public List<String> agentCommand(List<String> mode) {
     List<String> options = new ArrayList<>();
     options.addAll(List.of("--wire-up", Long.toString(spec.wireUp().toSeconds())));
+    String debugFiles = GdbOptions.defaults().debugFileDirectory();
+    if (!debugFiles.isEmpty()) {
+      options.addAll(List.of("--debug-file-directory", debugFiles));
+    }
     if (spec.keys() == KeyPassing.SHARED_HOME) {
       options.addAll(List.of("--keys", keys.directory().toString()));
     }

@@ -11,11 +11,12 @@ import java.util.Optional;
  * too large for it ends at once with a line that says which limit and what to do, rather than
  * partway through its start (an {@code ENOSPC} from {@code posix_openpt} at rank 4,031, say).
  *
- * <p>An embedded rank takes a pseudo-terminal of its own (its output, apart from the others'), two
- * of the JVM's file descriptors (the terminal's two sides) and a thread of the JVM (its terminal's
- * reader); each gdb takes three descriptors (its pipes) and a few threads and processes. Measured
- * on this machine: {@code kernel.pty.max} is 4,096 here, so 4,096 ranks cannot all have a terminal
- * while anything else holds one.
+ * <p>An embedded rank takes a pseudo-terminal of its own (its output, apart from the others') and
+ * two of the JVM's file descriptors (the terminal's two sides); each gdb takes five descriptors
+ * (its three pipes and its terminals' reader's wake-up pipe), a process, two threads of its own and
+ * five of the JVM (one reads all its ranks' terminals). Measured on this machine: {@code
+ * kernel.pty.max} is 4,096 here, so 4,096 ranks cannot all have a terminal while anything else
+ * holds one.
  *
  * @param ptyMax the kernel's limit on pseudo-terminals ({@code /proc/sys/kernel/pty/max})
  * @param ptyInUse how many are open now ({@code /proc/sys/kernel/pty/nr})
@@ -68,17 +69,16 @@ public record RankLimits(long ptyMax, long ptyInUse, long fdMax, long fdOpen, lo
               2 * ptyMax,
               Math.max(0, ptyFree)));
     }
-    long fds = 2L * size + 3 * gdbs + FD_MARGIN;
+    long fds = 2L * size + 5 * gdbs + FD_MARGIN;
     if (fdOpen + fds > fdMax) {
       return Optional.of(
           String.format(
-              "%,d ranks need about %,d open files in sdm (two per rank, three per gdb) and its"
+              "%,d ranks need about %,d open files in sdm (two per rank, five per gdb) and its"
                   + " limit is %,d with %,d open: raise it (ulimit -n %d) or run fewer ranks",
               size, fds, fdMax, fdOpen, 2 * (fdOpen + fds)));
     }
-    // Each rank is a process with a thread of sdm reading its terminal; each gdb is a process
-    // with two worker threads and four of sdm's.
-    long tasks = 2L * size + 7 * gdbs;
+    // Each rank is a process; each gdb is a process with two worker threads and five of sdm's.
+    long tasks = size + 8L * gdbs;
     if (tasks > processMax) {
       return Optional.of(
           String.format(

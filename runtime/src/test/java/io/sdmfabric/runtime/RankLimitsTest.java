@@ -28,22 +28,24 @@ class RankLimitsTest {
   }
 
   @Test
-  void countsTwoFilesPerRankAndThreePerGdbAgainstTheOpenFileLimit() {
-    // 1,000 ranks at 16 to a gdb: 2,000 + 3 * 63 + the margin of 256 = 2,445 files.
+  void countsTwoFilesPerRankAndFivePerGdbAgainstTheOpenFileLimit() {
+    // 1,000 ranks at 16 to a gdb: 2,000 + 5 * 63 + the margin of 256 = 2,571 files.
     RankLimits limits = new RankLimits(NONE, 0, 1024, 40, NONE);
 
     String problem = limits.problem(1000, 16).orElseThrow();
 
-    assertTrue(problem.contains("about 2,445 open files"), problem);
+    assertTrue(problem.contains("about 2,571 open files"), problem);
     assertTrue(problem.contains("its limit is 1,024 with 40 open"), problem);
-    assertEquals(Optional.empty(), new RankLimits(NONE, 0, 2485, 40, NONE).problem(1000, 16));
+    assertEquals(Optional.empty(), new RankLimits(NONE, 0, 2611, 40, NONE).problem(1000, 16));
   }
 
   @Test
-  void countsAProcessAndAThreadPerRankAgainstTheProcessLimit() {
-    String problem = new RankLimits(NONE, 0, NONE, 0, 1000).problem(500, 16).orElseThrow();
+  void countsAProcessPerRankAndEightTasksPerGdbAgainstTheProcessLimit() {
+    // 500 ranks at 16 to a gdb: 500 + 8 * 32 = 756.
+    String problem = new RankLimits(NONE, 0, NONE, 0, 700).problem(500, 16).orElseThrow();
 
-    assertTrue(problem.contains("about 1,224 processes and threads"), problem);
+    assertTrue(problem.contains("about 756 processes and threads"), problem);
+    assertEquals(Optional.empty(), new RankLimits(NONE, 0, NONE, 0, 756).problem(500, 16));
   }
 
   @Test

@@ -29,6 +29,8 @@ interface LibC extends Library {
 
   int close(int fd) throws LastErrorException;
 
+  int pipe2(int[] fds, int flags) throws LastErrorException;
+
   long read(int fd, byte[] buf, long count) throws LastErrorException;
 
   long write(int fd, byte[] buf, long count) throws LastErrorException;

@@ -10,8 +10,9 @@ import java.util.function.Consumer;
 
 /**
  * A pseudo-terminal for one debugged program: gdb opens the slave side for the program ({@code
- * -inferior-tty-set}); this class reads the program's output from the master side on its own thread
- * and writes the program's input to it.
+ * -inferior-tty-set}); the program's output is read from the master side by a {@link PtyReader},
+ * which reads the terminals of all of a gdb's programs on one thread, and this class writes the
+ * program's input to it.
  *
  * <p>The terminal neither echoes input nor turns {@code \n} into {@code \r\n}, so the bytes read
  * are the bytes the program wrote. It stays canonical (line-buffered input, {@code ^D} for end of
@@ -25,29 +26,33 @@ public final class Pty implements AutoCloseable {
   private static final int OPOST = 0x1;
   private static final int ECHO = 0x8;
   private static final int ECHONL = 0x40;
-  private static final int POLL_MS = 200;
 
+  /**
+   * How long a closing terminal is still read while a program holds its slave, for the output it
+   * has not read yet.
+   */
+  public static final long CLOSE_GRACE_MS = 400;
+
+  private final PtyReader reader;
   private final int master;
   private final int slave;
   private final String slaveName;
-  private final Thread reader;
   private volatile boolean hungUp;
   private volatile boolean closed;
 
-  private Pty(int master, int slave, String slaveName, Consumer<byte[]> output) {
+  private Pty(PtyReader reader, int master, int slave, String slaveName) {
+    this.reader = reader;
     this.master = master;
     this.slave = slave;
     this.slaveName = slaveName;
-    this.reader = new Thread(() -> readLoop(output), "pty-reader-" + slaveName);
-    this.reader.setDaemon(true);
   }
 
   /**
-   * Opens a new pseudo-terminal and starts reading it.
+   * Opens a new pseudo-terminal and has {@code reader} read it.
    *
-   * @param output receives each chunk the program writes, on the reader thread
+   * @param output receives each chunk the program writes, on the reader's thread
    */
-  public static Pty open(Consumer<byte[]> output) throws IOException {
+  public static Pty open(PtyReader reader, Consumer<byte[]> output) throws IOException {
     LibC c = LibC.INSTANCE;
     int master = -1;
     int slave = -1;
@@ -60,10 +65,9 @@ public final class Pty implements AutoCloseable {
       String slaveName = cString(name);
       slave = c.open(slaveName, LibC.O_RDWR | LibC.O_NOCTTY);
       makeTransparent(slave);
-      Pty pty = new Pty(master, slave, slaveName, output);
-      pty.reader.start();
-      return pty;
-    } catch (LastErrorException e) {
+      reader.watch(master, output);
+      return new Pty(reader, master, slave, slaveName);
+    } catch (LastErrorException | IOException e) {
       closeQuietly(slave);
       closeQuietly(master);
       throw new IOException("cannot open a pseudo-terminal: " + e.getMessage(), e);
@@ -94,8 +98,8 @@ public final class Pty implements AutoCloseable {
 
   /**
    * Lets go of the slave side, so that the master hangs up as soon as no program holds the slave
-   * any more and the reader ends without waiting out its poll. {@link #close} does this too; a
-   * caller closing many terminals hangs them all up first, then closes each.
+   * any more, and its reader lets go of it. {@link #close} does this too; a caller closing many
+   * terminals hangs them all up first, then closes each.
    */
   public synchronized void hangUp() {
     if (hungUp) {
@@ -106,10 +110,9 @@ public final class Pty implements AutoCloseable {
   }
 
   /**
-   * Stops the reader and closes both sides. It waits for the reader (which may be in a read of the
-   * master) before it closes the master, so that the reader never reads a descriptor number that
-   * has been given to another file: at once when the terminal has hung up, at most two polls when a
-   * program still holds the slave.
+   * Closes both sides, once the reader has let go of the master (so that it never reads a
+   * descriptor number that has been given to another file): at once when the terminal has hung up,
+   * after {@link #CLOSE_GRACE_MS} at most when a program still holds the slave.
    */
   @Override
   public synchronized void close() {
@@ -118,39 +121,8 @@ public final class Pty implements AutoCloseable {
     }
     closed = true;
     hangUp();
-    try {
-      reader.join(2 * POLL_MS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    reader.release(master, CLOSE_GRACE_MS);
     closeQuietly(master);
-  }
-
-  private void readLoop(Consumer<byte[]> output) {
-    LibC c = LibC.INSTANCE;
-    byte[] pollFd = new byte[8];
-    ByteBuffer.wrap(pollFd)
-        .order(ByteOrder.nativeOrder())
-        .putInt(0, master)
-        .putShort(4, LibC.POLLIN);
-    byte[] buffer = new byte[8192];
-    while (!hungUp) {
-      try {
-        pollFd[6] = 0;
-        pollFd[7] = 0;
-        if (c.poll(pollFd, 1, POLL_MS) == 0) {
-          continue;
-        }
-        long n = c.read(master, buffer, buffer.length);
-        if (n > 0) {
-          output.accept(Arrays.copyOf(buffer, (int) n));
-        }
-      } catch (LastErrorException e) {
-        if (e.getErrorCode() != 4 /* EINTR */) {
-          return;
-        }
-      }
-    }
   }
 
   private static void makeTransparent(int fd) {
@@ -171,12 +143,6 @@ public final class Pty implements AutoCloseable {
   }
 
   private static void closeQuietly(int fd) {
-    if (fd >= 0) {
-      try {
-        LibC.INSTANCE.close(fd);
-      } catch (LastErrorException e) {
-        // Nothing to do: the descriptor is gone either way.
-      }
-    }
+    PtyReader.closeQuietly(fd);
   }
 }

@@ -143,6 +143,14 @@ public final class AgentCommand implements Callable<Integer> {
   int ranksPerGdb = GdbFleet.DEFAULT_RANKS_PER_GDB;
 
   @Option(
+      names = "--debug-file-directory",
+      paramLabel = "DIR",
+      description =
+          "where gdb looks for system libraries' separate debug files (default: the master's"
+              + " $SDM_DEBUG_FILE_DIRECTORY, else nowhere)")
+  String debugFileDirectory;
+
+  @Option(
       names = "--wire-up",
       paramLabel = "SECONDS",
       description = "how long to look for ranks in the spool (default: ${DEFAULT-VALUE})")
@@ -385,7 +393,10 @@ public final class AgentCommand implements Callable<Integer> {
     if (ranksPerGdb < 1) {
       throw new IllegalArgumentException("--ranks-per-gdb needs 1 or more, not " + ranksPerGdb);
     }
-    return new GdbPool(GdbOptions.defaults(), ranksPerGdb);
+    GdbOptions gdb = GdbOptions.defaults();
+    return new GdbPool(
+        debugFileDirectory == null ? gdb : gdb.withDebugFileDirectory(debugFileDirectory),
+        ranksPerGdb);
   }
 
   /** Serves each attached rank with its gdb, and each rank gdb could not attach with the error. */
