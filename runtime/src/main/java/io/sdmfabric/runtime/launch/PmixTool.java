@@ -1,7 +1,9 @@
 package io.sdmfabric.runtime.launch;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -236,17 +238,29 @@ public final class PmixTool {
         "PMIX_SYSTEM_TMPDIR", dir.toString());
   }
 
-  /** Deletes what {@link #runDirectory} made, and all in it; nothing when it is null. */
+  /**
+   * Deletes what {@link #runDirectory} made, and all in it; nothing when it is null. The launcher's
+   * daemons may still be removing their own files from it (a machine under load lets them end
+   * late): a pass that meets a file going, or one still being made, is tried again, five times at
+   * most, 100 ms apart (the suite once found the directory left, after such a pass gave up).
+   */
   public static void deleteRunDirectory(Path dir) {
     if (dir == null) {
       return;
     }
-    try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
-      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
+    for (int pass = 0; pass < 5 && Files.exists(dir, LinkOption.NOFOLLOW_LINKS); pass++) {
+      try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
+        for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException | UncheckedIOException e) {
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException stop) {
+          Thread.currentThread().interrupt();
+          return; // Left for the system's clean-up of its temporary directory.
+        }
       }
-    } catch (IOException e) {
-      // Left for the system's clean-up of its temporary directory.
     }
   }
 
