@@ -31,7 +31,6 @@ public final class PtyReader implements AutoCloseable {
   /** The byte size of a {@code struct pollfd}: int fd, short events, short revents. */
   private static final int POLLFD = 8;
 
-  private static final short POLLIN = 1;
   private static final int O_CLOEXEC = 02000000;
   private static final int O_NONBLOCK = 04000;
   private static final int EINTR = 4;
@@ -202,10 +201,10 @@ public final class PtyReader implements AutoCloseable {
         fds = new byte[n * POLLFD];
       }
       ByteBuffer b = ByteBuffer.wrap(fds).order(ByteOrder.nativeOrder());
-      b.putInt(0, wakeUp[0]).putShort(4, POLLIN).putShort(6, (short) 0);
+      b.putInt(0, wakeUp[0]).putShort(4, LibC.POLLIN).putShort(6, (short) 0);
       for (int i = 1; i < n; i++) {
         b.putInt(i * POLLFD, polled.get(i - 1).master)
-            .putShort(i * POLLFD + 4, POLLIN)
+            .putShort(i * POLLFD + 4, LibC.POLLIN)
             .putShort(i * POLLFD + 6, (short) 0);
       }
       try {
