@@ -39,10 +39,14 @@ class PmixRunDirectoryTest {
     Files.writeString(session.resolve("rendezvous"), "uri");
     Files.createSymbolicLink(dir.resolve("link"), outside);
 
-    PmixTool.deleteRunDirectory(dir);
+    try {
+      PmixTool.deleteRunDirectory(dir);
 
-    assertFalse(Files.exists(dir, LinkOption.NOFOLLOW_LINKS), dir + " is left");
-    assertTrue(Files.exists(kept), "a file a link named was deleted");
+      assertFalse(Files.exists(dir, LinkOption.NOFOLLOW_LINKS), dir + " is left");
+      assertTrue(Files.exists(kept), "a file a link named was deleted");
+    } finally {
+      removeLeft(dir);
+    }
   }
 
   @Test
@@ -68,9 +72,24 @@ class PmixRunDirectoryTest {
               }
             });
     daemons.start();
-    PmixTool.deleteRunDirectory(dir);
-    daemons.join();
-    assertFalse(Files.exists(dir, LinkOption.NOFOLLOW_LINKS), dir + " is left");
+    try {
+      PmixTool.deleteRunDirectory(dir);
+      daemons.join();
+      assertFalse(Files.exists(dir, LinkOption.NOFOLLOW_LINKS), dir + " is left");
+    } finally {
+      daemons.join();
+      removeLeft(dir);
+    }
+  }
+
+  /** What a failed test left in the shared temporary directory, not to leave it there. */
+  private static void removeLeft(Path dir) throws Exception {
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (var all = Files.walk(dir)) {
+      all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
   }
 
   @Test
