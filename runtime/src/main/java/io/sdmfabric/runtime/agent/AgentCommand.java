@@ -393,10 +393,13 @@ public final class AgentCommand implements Callable<Integer> {
     if (ranksPerGdb < 1) {
       throw new IllegalArgumentException("--ranks-per-gdb needs 1 or more, not " + ranksPerGdb);
     }
+    return new GdbPool(gdbOptions(), ranksPerGdb);
+  }
+
+  /** How this agent's gdbs run: the defaults, with {@code --debug-file-directory} if given. */
+  GdbOptions gdbOptions() {
     GdbOptions gdb = GdbOptions.defaults();
-    return new GdbPool(
-        debugFileDirectory == null ? gdb : gdb.withDebugFileDirectory(debugFileDirectory),
-        ranksPerGdb);
+    return debugFileDirectory == null ? gdb : gdb.withDebugFileDirectory(debugFileDirectory);
   }
 
   /** Serves each attached rank with its gdb, and each rank gdb could not attach with the error. */
