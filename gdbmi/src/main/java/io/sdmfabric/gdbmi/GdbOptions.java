@@ -97,10 +97,21 @@ public record GdbOptions(
     return new GdbOptions(executable, extraArgs, transcript, directory, dir);
   }
 
-  /** The gdb command that sets {@link #debugFileDirectory}. */
-  String debugFileDirectoryCommand() {
-    return debugFileDirectory.isEmpty()
-        ? "set debug-file-directory"
-        : "set debug-file-directory " + debugFileDirectory;
+  /**
+   * The gdb commands that set {@link #debugFileDirectory}, given before gdb reads any file. gdb's
+   * auto-load safe path is {@code $debugdir:$datadir/auto-load}, and an empty {@code $debugdir}
+   * makes an empty entry of it, which matches every file: gdb 13 then runs the Python script beside
+   * any program or library it loads ({@code prog-gdb.py}), whoever put it there (seen: the second
+   * program of a gdb ran a script planted beside it). So with no directory, the safe path and the
+   * scripts' directory keep only gdb's own {@code $datadir/auto-load}.
+   */
+  List<String> debugFileDirectorySettings() {
+    if (!debugFileDirectory.isEmpty()) {
+      return List.of("set debug-file-directory " + debugFileDirectory);
+    }
+    return List.of(
+        "set auto-load safe-path $datadir/auto-load",
+        "set auto-load scripts-directory $datadir/auto-load",
+        "set debug-file-directory");
   }
 }

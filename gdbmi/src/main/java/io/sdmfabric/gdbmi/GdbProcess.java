@@ -114,7 +114,9 @@ final class GdbProcess {
         new ArrayList<>(List.of(options.executable(), "--interpreter=mi3", "-nx", "-q"));
     command.addAll(EARLY_SETTINGS);
     command.addAll(LINE_BUFFERED_OUTPUT);
-    command.addAll(List.of("-iex", options.debugFileDirectoryCommand()));
+    for (String setting : options.debugFileDirectorySettings()) {
+      command.addAll(List.of("-iex", setting));
+    }
     command.addAll(options.extraArgs());
     Process process;
     try {

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Separate debug files of system libraries are read only from {@link
@@ -61,6 +62,29 @@ class GdbDebugFilesTest {
       get(gdb.run());
       assertEquals("values.c", events.nextStop().frame().file());
     }
+  }
+
+  @Test
+  void aScriptPlantedBesideTheProgramIsNotRun(@TempDir Path dir) throws Exception {
+    // gdb auto-loads PROGRAM-gdb.py from where its safe path allows; an empty debug-file
+    // directory once let that be anywhere, from the second program of a gdb on.
+    Path program = Files.copy(TestPrograms.get("values"), dir.resolve("values"));
+    Path marker = dir.resolve("ran");
+    Files.writeString(
+        dir.resolve("values-gdb.py"), "open(" + pythonString(marker) + ", 'w').write('ran')\n");
+    try (GdbDebugger gdb = GdbDebugger.start(GdbOptions.defaults())) {
+      get(gdb.load(LaunchSpec.of(program.toString())));
+      get(gdb.cli("add-inferior"));
+      get(gdb.cli("inferior 2"));
+      get(gdb.cli("file " + program));
+      String scripts = get(gdb.cli("info auto-load python-scripts"));
+      assertTrue(scripts.contains("values-gdb.py"), "gdb found the script: " + scripts);
+    }
+    assertFalse(Files.exists(marker), "a script beside the program ran in gdb");
+  }
+
+  private static String pythonString(Path p) {
+    return "'" + p.toString().replace("\\", "\\\\").replace("'", "\\'") + "'";
   }
 
   @Test
