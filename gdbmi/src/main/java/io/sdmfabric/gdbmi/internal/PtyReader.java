@@ -95,10 +95,8 @@ public final class PtyReader implements AutoCloseable {
       if (w == null) {
         return;
       }
-    }
-    long by = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs);
-    synchronized (this) {
-      w.releaseBy = Math.min(w.releaseBy, by);
+      w.releaseBy =
+          Math.min(w.releaseBy, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(graceMs));
       wake();
     }
     if (Thread.currentThread() == thread) {
