@@ -42,6 +42,7 @@ final class DapSessionOpener implements SessionOpener {
             launcher ? config.launcherArgs() : List.of(),
             OptionalLong.empty(),
             GdbFleet.ranksPerGdb(config.ranks()),
+            false,
             DistributedSettings.DEFAULTS,
             FabricConfig.defaults()),
         log);

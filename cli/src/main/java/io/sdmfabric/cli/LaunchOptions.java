@@ -39,6 +39,15 @@ final class LaunchOptions {
               + " interface")
   Long dvm;
 
+  @Option(
+      names = "--from-exec",
+      description =
+          "attach each rank a launcher starts at its exec, to debug it from its first instruction"
+              + " (what runs before MPI_Init); without it an MPI program's ranks are attached at the"
+              + " end of MPI_Init, which takes a few seconds less: under gdb, each of the libraries"
+              + " MPI_Init loads stops the rank")
+  boolean fromExec;
+
   @Mixin GdbSharingOptions gdbs = new GdbSharingOptions();
 
   @Mixin DistributedOptions distributed = new DistributedOptions();
@@ -61,6 +70,7 @@ final class LaunchOptions {
         launcherOptions,
         dvm == null ? OptionalLong.empty() : OptionalLong.of(dvm),
         gdbs.ranksPerGdb(size),
+        fromExec,
         distributed.settings(),
         config);
   }

@@ -49,6 +49,17 @@ class SdmMpiIT extends WithMpi {
   private static Sdm.Result debug(
       String launcher, String transport, String example, String input, String ranksPerGdb)
       throws Exception {
+    return debug(launcher, transport, example, input, ranksPerGdb, List.of());
+  }
+
+  private static Sdm.Result debug(
+      String launcher,
+      String transport,
+      String example,
+      String input,
+      String ranksPerGdb,
+      List<String> options)
+      throws Exception {
     Sdm.Mpi mpi = Sdm.Mpi.of(launcher);
     mpi.assume();
     List<String> args =
@@ -63,6 +74,7 @@ class SdmMpiIT extends WithMpi {
                 ranksPerGdb,
                 "-n",
                 "4"));
+    args.addAll(options);
     args.addAll(mpi.launcherOptions());
     args.addAll(List.of("--", mpi.example(example).toString()));
     Sdm.Result r = Sdm.runWithEnv(mpi.env(), input, args.toArray(String[]::new));
@@ -127,6 +139,33 @@ class SdmMpiIT extends WithMpi {
     assertEquals(1, r.out().split("stopped: breakpoint", -1).length - 1, r.toString());
     contains(r, "combine at mpi_reduce.c:10  [0-3]");
     contains(r, "[0-3] exited with code 0");
+  }
+
+  /**
+   * An MPI program's ranks are attached at the end of MPI_Init, where sdm's library holds them (gdb
+   * does not see MPI_Init load and unload its hundred libraries); with {@code --from-exec} at their
+   * exec, and a breakpoint before MPI_Init stops them.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "mpich:mpirun", "srun"})
+  void theRanksAreHeldAtTheEndOfMpiInitOrFromTheirExecWhenAsked(String launcher) throws Exception {
+    Sdm.Result held =
+        debug(launcher, "tls-tcp", "mpi_reduce", "bt\nbreak combine\nrun\nwait 30\nquit\n");
+    contains(held, "[0-3] started by the launcher under sdm's rank shim, each held at the end of");
+    contains(held, "  MPI_Init  [0-3]");
+    contains(held, "[0-3] stopped: breakpoint 1 in combine at ");
+
+    Sdm.Result fromExec =
+        debug(
+            launcher,
+            "tls-tcp",
+            "mpi_reduce",
+            "break main\nrun\nwait 30\nbt\nquit\n",
+            "16",
+            List.of("--from-exec"));
+    contains(fromExec, "[0-3] started by the launcher under sdm's rank shim\n");
+    contains(fromExec, "[0-3] stopped: breakpoint 1 in main at ");
+    assertFalse(fromExec.out().contains("MPI_Init"), fromExec.toString());
   }
 
   @ParameterizedTest

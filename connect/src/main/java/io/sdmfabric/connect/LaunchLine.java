@@ -57,6 +57,7 @@ public record LaunchLine(
         address,
         wireUp,
         GdbFleet.ranksPerGdb(size),
+        false,
         config,
         keys);
   }

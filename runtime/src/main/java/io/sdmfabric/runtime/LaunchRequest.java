@@ -19,6 +19,8 @@ import java.util.OptionalLong;
  * @param launcherOptions the launcher's own options
  * @param dvm the pid of a running PRRTE DVM to start the job in, through PMIx
  * @param ranksPerGdb how many ranks one gdb debugs
+ * @param fromExec whether a launcher's ranks are attached at their exec, gdb seeing each from its
+ *     first instruction, rather than held at the end of MPI_Init (where MPI's own start is over)
  * @param distributed how the JVMs talk, for a job with agents
  * @param config the fabric's settings
  */
@@ -31,6 +33,7 @@ public record LaunchRequest(
     List<String> launcherOptions,
     OptionalLong dvm,
     int ranksPerGdb,
+    boolean fromExec,
     DistributedSettings distributed,
     FabricConfig config) {
 

@@ -65,6 +65,7 @@ public final class LaunchedSession extends DistributedSession {
       String address,
       Duration wireUp,
       int ranksPerGdb,
+      boolean fromExec,
       FabricConfig config,
       DistributedMaster.KeyPassing keys) {
     public Spec {
@@ -92,6 +93,7 @@ public final class LaunchedSession extends DistributedSession {
   private final RankSet.Builder exited = RankSet.builder();
 
   private Process ranks;
+  private volatile RankShim.Hold hold = RankShim.Hold.AT_EXEC;
   private volatile boolean ending;
   private Process agents;
 
@@ -148,6 +150,18 @@ public final class LaunchedSession extends DistributedSession {
     }
   }
 
+  /**
+   * Where the ranks wait for their gdbs: at the end of MPI_Init when the wait-records library can
+   * hold them there, for MPI_Init under gdb is most of a launch (each of the hundred libraries it
+   * loads and unloads stops the rank in gdb); before their exec when the user asked for it, to
+   * debug what comes before MPI_Init, or when the program is not one the library can hold.
+   */
+  private RankShim.Hold hold(String library) {
+    return !spec.fromExec() && !library.isEmpty() && MpiWaitLibrary.canHoldInInit(spec.program())
+        ? RankShim.Hold.IN_MPI_INIT
+        : RankShim.Hold.AT_EXEC;
+  }
+
   @Override
   void start() throws IOException, InterruptedException {
     JobLauncher launcher = spec.launcher();
@@ -155,11 +169,13 @@ public final class LaunchedSession extends DistributedSession {
       SlurmMpiPlugin.warning(spec.program(), spec.launcherOptions(), System.getenv())
           .ifPresent(err::println);
     }
+    String library = mpiWaitLibrary();
+    hold = hold(library);
     List<String> ranksCommand =
         launcher.ranks(
             spec.launcherOptions(),
             spec.size(),
-            RankShim.command(spool.toString(), mpiWaitLibrary(), spec.program(), spec.args()));
+            RankShim.command(spool.toString(), library, hold, spec.program(), spec.args()));
     ranks = startProcess(ranksCommand, Map.of(), false, "ranks", Ending.END, 10, this::onRanksLine);
     List<String> hosts = JobHosts.of(launcher, spec.launcherOptions(), System.getenv());
     // A job of this host alone is served from this JVM, with no agent to launch and join. Slurm
@@ -298,7 +314,11 @@ public final class LaunchedSession extends DistributedSession {
               + " exited with status "
               + p.exitValue()
               + " before the session was ready"
-              + quoted);
+              + quoted
+              + (p == ranks && hold == RankShim.Hold.IN_MPI_INIT
+                  ? "\n(its ranks were to be attached at the end of MPI_Init: to debug one that"
+                      + " ends before, start the job with --from-exec)"
+                  : ""));
     }
   }
 
@@ -324,8 +344,9 @@ public final class LaunchedSession extends DistributedSession {
     }
     if (master().isEmpty() || !master().get().treeReady().isDone()) {
       // No rank has run its program yet (each waits, stopped, to be attached at its exec): this is
-      // its shim, saying why the rank does not start. It goes where the launcher's lines go,
-      // escaped, since it can quote a path or a program's name.
+      // its shim, saying why the rank does not start; or, for ranks held at the end of MPI_Init,
+      // what their program says before. It goes where the launcher's lines go, escaped, since it
+      // can quote a path or a program's name.
       String said = "rank " + t.rank() + ": " + TerminalText.escape(t.text());
       remember(shimLines, said);
       err.println("[" + spec.launcher().command() + "] " + said);
@@ -388,6 +409,6 @@ public final class LaunchedSession extends DistributedSession {
 
   @Override
   public Started started() {
-    return Started.SHIM;
+    return hold == RankShim.Hold.IN_MPI_INIT ? Started.SHIM_IN_INIT : Started.SHIM;
   }
 }

@@ -125,7 +125,8 @@ public final class PmixSession extends DistributedSession {
         new How(
             spec.launcher().command(),
             tool,
-            PmixTool.launch(tool, !PmixTool.isPmixClient(spec.program()), launch),
+            PmixTool.launch(
+                tool, spec.fromExec() || !PmixTool.isPmixClient(spec.program()), launch),
             true,
             true,
             spec.program(),
@@ -144,12 +145,18 @@ public final class PmixSession extends DistributedSession {
   /**
    * Starts {@code size} ranks of {@code program} in the running PRRTE DVM ({@code prte}) whose pid
    * is {@code dvm}, through its PMIx server (use case II, the direct launch), held for the debugger
-   * as in {@link #launch}.
+   * as in {@link #launch} ({@code fromExec}: at their exec, not in PMIx_Init).
    *
    * @throws IOException as {@link #launch}
    */
   public static PmixSession direct(
-      long dvm, int size, String program, List<String> args, Wiring wiring, PrintStream err)
+      long dvm,
+      int size,
+      String program,
+      List<String> args,
+      boolean fromExec,
+      Wiring wiring,
+      PrintStream err)
       throws IOException {
     sharedHome(wiring.keys());
     String server = executableOf(dvm);
@@ -161,7 +168,7 @@ public final class PmixSession extends DistributedSession {
             PmixTool.direct(
                 tool,
                 dvm,
-                !PmixTool.isPmixClient(program),
+                fromExec || !PmixTool.isPmixClient(program),
                 size,
                 preloadOf(mpiWaitLibrary(server, program, err))
                     .map(p -> Map.of("LD_PRELOAD", p))

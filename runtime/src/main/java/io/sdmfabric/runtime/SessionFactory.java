@@ -56,6 +56,7 @@ public final class SessionFactory {
           request.size(),
           request.program(),
           request.args(),
+          request.fromExec(),
           new PmixSession.Wiring(
               distributed.transport(err),
               distributed.addressOrNull(),
@@ -93,6 +94,7 @@ public final class SessionFactory {
             distributed.addressOrNull(),
             wireUp,
             request.ranksPerGdb(),
+            request.fromExec(),
             request.config(),
             distributed.keys(err));
     return job.servesPmixTools() ? PmixSession.launch(spec, err) : LaunchedSession.start(spec, err);

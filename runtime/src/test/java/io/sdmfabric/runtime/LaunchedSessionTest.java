@@ -107,6 +107,7 @@ class LaunchedSessionTest {
         "127.0.0.1",
         Duration.ofSeconds(30),
         GdbFleet.DEFAULT_RANKS_PER_GDB,
+        false,
         FabricConfig.defaults(),
         DistributedMaster.KeyPassing.SHARED_HOME);
   }

@@ -30,6 +30,7 @@ class SessionFactoryTest {
             launcherOptions,
             dvm,
             1,
+            false,
             DistributedSettings.DEFAULTS,
             FabricConfig.defaults());
     return assertThrows(IllegalArgumentException.class, () -> SessionFactory.open(request, QUIET))
@@ -73,6 +74,7 @@ class SessionFactoryTest {
             List.of(),
             OptionalLong.empty(),
             1,
+            false,
             new DistributedSettings("tls-tcp", false, Optional.empty(), 0),
             FabricConfig.defaults());
     assertEquals(

@@ -22,6 +22,13 @@ public interface SessionClient extends AutoCloseable {
     GDB("gdb", "each started by its gdb"),
     /** A launcher started them under sdm's rank shim, which holds each before its exec. */
     SHIM("shim", "started by the launcher under sdm's rank shim"),
+    /**
+     * A launcher started them under sdm's rank shim, and sdm's MPI library held each at the end of
+     * MPI_Init (sdm debug without --from-exec).
+     */
+    SHIM_IN_INIT(
+        "shim-init",
+        "started by the launcher under sdm's rank shim, each held at the end of MPI_Init"),
     /** A launcher started them through the PMIx tool interface, each held in PMIx_Init. */
     PMIX("pmix", "started by the launcher through the PMIx tool interface"),
     /** sdm attached to processes that ran already. */
@@ -35,7 +42,7 @@ public interface SessionClient extends AutoCloseable {
       this.description = description;
     }
 
-    /** Its word in the JSON stream and on the wire: gdb, shim, pmix or attach. */
+    /** Its word in the JSON stream and on the wire: gdb, shim, shim-init, pmix or attach. */
     public String word() {
       return word;
     }

@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches a node's spool for ranks stopped before their exec and attaches a gdb to each, several at
- * a time, handing every rank on as soon as its gdb has followed the exec (or failed to). It stops
- * watching when it has seen every rank of the job or when the wire-up time is over.
+ * Watches a node's spool for ranks stopped for their gdb (before their exec, or at the end of
+ * MPI_Init) and attaches a gdb to each, several at a time, handing every rank on as soon as its gdb
+ * has it (or failed to). It stops watching when it has seen every rank of the job or when the
+ * wire-up time is over.
  */
 final class SpoolAttacher {
   private static final Logger log = LoggerFactory.getLogger(SpoolAttacher.class);
@@ -115,7 +116,8 @@ final class SpoolAttacher {
       listener.failed(r.rank(), e.getMessage());
       return;
     }
-    CompletableFuture<?> done = gdb.attachAtExec(r.pid(), program);
+    CompletableFuture<?> done =
+        r.inMpiInit() ? gdb.attachHeld(r.pid()) : gdb.attachAtExec(r.pid(), program);
     try {
       done.get(ATTACH_SECONDS, TimeUnit.SECONDS);
       listener.attached(r.rank(), gdb);

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * sdm's MPI wait-records library ({@code sdm_mpiwait.c}, in the jar), which the rank shim preloads
@@ -76,6 +77,37 @@ public final class MpiWaitLibrary {
             + mpi.get().compiler
             + ")");
   }
+
+  /**
+   * Whether the library can hold {@code program}'s ranks at the end of MPI_Init ({@link
+   * RankShim.Hold#IN_MPI_INIT}): {@code ldd} shows it linked with an MPI, and with no Fortran,
+   * whose MPI_INIT need not pass through the library's MPI_Init (a rank that never stops there
+   * would never be attached). A program whose libraries cannot be listed is not held there.
+   */
+  public static boolean canHoldInInit(String program) {
+    try {
+      return holdsInInit(run(List.of("ldd", program), "ldd " + program));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** {@link #canHoldInInit} of a program whose {@code ldd} listed {@code libraries}. */
+  static boolean holdsInInit(String libraries) {
+    boolean mpi = false;
+    for (String line : libraries.lines().toList()) {
+      String name = line.strip().split("\\s+")[0];
+      if (FORTRAN.matcher(name).find()) {
+        return false;
+      }
+      mpi |= name.startsWith("libmpi");
+    }
+    return mpi;
+  }
+
+  /** Libraries of Fortran's runtimes and of MPI's Fortran bindings (Open MPI's, MPICH's). */
+  private static final Pattern FORTRAN =
+      Pattern.compile("^lib(gfortran|ifcore|ifport|mpi_mpifh|mpi_usempi|mpifort|flang)");
 
   /** The MPI families a rank's library is built for, and their own compiler's name on Debian. */
   enum Mpi {

@@ -12,17 +12,20 @@ import java.util.List;
 
 /**
  * A node's spool directory of a session: each rank's shim writes {@code rank.R} holding its pid,
- * then stops itself. The agent polls it for ranks that have stopped and are ready to be attached.
- * The directory must be the user's own with mode 0700: anyone else could plant pids in it. Its
- * files are read only as the shim writes them: small regular files of the user's, never through a
- * link.
+ * then stops itself (or holds {@code PID init}, and the rank stops at the end of MPI_Init). The
+ * agent polls it for ranks that have stopped and are ready to be attached. The directory must be
+ * the user's own with mode 0700: anyone else could plant pids in it. Its files are read only as the
+ * shim writes them: small regular files of the user's, never through a link.
  */
 public final class RankSpool {
   /** The most a pid file holds: a pid and a newline, with room to spare. */
   private static final int PID_FILE_LIMIT = 32;
 
-  /** A rank stopped before the exec of its program. */
-  public record StoppedRank(int rank, long pid) {}
+  /**
+   * A rank stopped for its gdb: before the exec of its program, or at the end of its MPI_Init
+   * ({@code inMpiInit}, the pid file's {@code PID init}).
+   */
+  public record StoppedRank(int rank, long pid, boolean inMpiInit) {}
 
   private final Path dir;
   private final BitSet seen = new BitSet();
@@ -52,15 +55,21 @@ public final class RankSpool {
       for (Path f : files) {
         int rank;
         long pid;
+        boolean inMpiInit;
         try {
           rank = Integer.parseInt(f.getFileName().toString().substring("rank.".length()));
-          pid = Long.parseLong(PrivateDirectory.readSmall(f, PID_FILE_LIMIT).trim());
+          String[] words = PrivateDirectory.readSmall(f, PID_FILE_LIMIT).trim().split(" ", -1);
+          pid = Long.parseLong(words[0]);
+          inMpiInit = words.length == 2 && words[1].equals("init");
+          if (words.length > 2 || (words.length == 2 && !inMpiInit)) {
+            continue;
+          }
         } catch (NumberFormatException e) {
           continue;
         }
         if (rank >= 0 && !seen.get(rank) && stopped(pid)) {
           seen.set(rank);
-          ready.add(new StoppedRank(rank, pid));
+          ready.add(new StoppedRank(rank, pid, inMpiInit));
         }
       }
     }

@@ -1,11 +1,16 @@
-# sdm's rank shim, run by the job's launcher as: sh -c SHIM sdm-rank SPOOL PRELOAD PROGRAM [ARGS...]
+# sdm's rank shim, run by the job's launcher as:
+#   sh -c SHIM sdm-rank SPOOL PRELOAD HOLD PROGRAM [ARGS...]
 # It records this rank's pid in the node's spool directory, stops itself until the node's agent
 # has attached gdb, then becomes the program: gdb follows the exec and debugs it from its start.
 # PRELOAD is sdm's MPI wait-records library, preloaded where this node has it, or - for none (an
-# empty argument would not do: mpirun drops it).
+# empty argument would not do: mpirun drops it). HOLD is where the rank waits for its gdb: exec
+# (here, before the program starts) or init (at the end of MPI_Init, where the preloaded library
+# stops the rank; here instead when the library is not preloaded). The pid file says which:
+# "PID" or "PID init".
 spool=$1
 preload=$2
-shift 2
+hold=$3
+shift 3
 rank=${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-${PMI_RANK:-${SLURM_PROCID:-}}}}
 if [ -z "$rank" ]; then
   echo "sdm: no rank in the environment (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK or SLURM_PROCID): start it with mpirun or srun" >&2
@@ -39,10 +44,6 @@ fi
 if [ "$rank" = 0 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
   echo "sdm-job $SLURM_JOB_ID ${SLURM_STEP_NODELIST:-${SLURM_JOB_NODELIST:-}} ${SLURM_STEP_NUM_NODES:-${SLURM_JOB_NUM_NODES:-1}}"
 fi
-# The pid file is created exclusively (noclobber: O_EXCL once the name is free) and renamed into
-# place (mv -T: over a link, never into a directory it names), so nothing there is written through.
-rm -f "$spool/.rank.$rank"
-(set -C; echo $$ >"$spool/.rank.$rank") && mv -fT "$spool/.rank.$rank" "$spool/rank.$rank" || exit 127
 # The library runs inside the rank, so it is preloaded only if it is the user's alone, as sdm's JVM
 # checks it where it builds it (MpiWaitLibrary, PrivateDirectory): a regular file (not a link) of
 # this user's that nobody else can write, in a directory of this user's closed to everyone else
@@ -72,5 +73,16 @@ if [ "$preload" != - ] && [ -e "$preload" ]; then
     export LD_PRELOAD="$preload${LD_PRELOAD:+:$LD_PRELOAD}"
   fi
 fi
-kill -STOP $$
+case "$hold:${LD_PRELOAD:-}" in
+  init:"$preload"*)
+    export SDM_HOLD_IN_INIT=1
+    held=" init"
+    ;;
+  *) held= ;;
+esac
+# The pid file is created exclusively (noclobber: O_EXCL once the name is free) and renamed into
+# place (mv -T: over a link, never into a directory it names), so nothing there is written through.
+rm -f "$spool/.rank.$rank"
+(set -C; echo "$$$held" >"$spool/.rank.$rank") && mv -fT "$spool/.rank.$rank" "$spool/rank.$rank" || exit 127
+[ -n "$held" ] || kill -STOP $$
 exec "$@"

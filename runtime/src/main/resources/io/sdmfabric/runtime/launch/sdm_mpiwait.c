@@ -13,11 +13,17 @@
  * started SDM_REQUESTS - 1 requests or more before it is waited on is not found (its peer is not
  * known), at most SDM_WAITING requests per wait and SDM_COMMS communicators described at once
  * (older ones are dropped), and only the C bindings.
+ *
+ * It also holds a rank for the debugger at the end of MPI_Init when the rank shim asks for it
+ * (SDM_HOLD_IN_INIT=1): the rank stops itself there, and the node's agent attaches gdb to it.
  */
 #include <mpi.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SDM_REQUESTS 256 /* the ring's slots, numbered by a byte: it wraps round by itself */
 #define SDM_WAITING 64
@@ -264,15 +270,31 @@ static void mpi_started(void) {
   sdm_state.world_rank = rank;
 }
 
+/*
+ * A rank that sdm launched to be attached once MPI has started, rather than at its exec (the
+ * hundred libraries MPI_Init loads and unloads would each stop it under gdb): it stops itself here
+ * with SIGSTOP, and the node's agent, which knows its pid from the shim, attaches gdb and swallows
+ * the stop. Once: the variable goes, so that a program the rank starts does not stop too.
+ */
+static void hold_for_debugger(void) {
+  const char *hold = getenv("SDM_HOLD_IN_INIT");
+  if (hold != NULL && strcmp(hold, "1") == 0) {
+    unsetenv("SDM_HOLD_IN_INIT");
+    kill(getpid(), SIGSTOP); /* the whole process, whichever thread; bt shows kill in MPI_Init */
+  }
+}
+
 int MPI_Init(int *argc, char ***argv) {
   int rc = PMPI_Init(argc, argv);
   mpi_started();
+  hold_for_debugger();
   return rc;
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   int rc = PMPI_Init_thread(argc, argv, required, provided);
   mpi_started();
+  hold_for_debugger();
   return rc;
 }
 

@@ -56,9 +56,10 @@ class RankShimTest {
    */
   @Test
   void noLibraryToPreloadTravelsAsADashNotAsAnEmptyArgument() {
-    List<String> command = RankShim.command("/tmp/spool", "", "/bin/true", List.of("a"));
+    List<String> command =
+        RankShim.command("/tmp/spool", "", RankShim.Hold.AT_EXEC, "/bin/true", List.of("a"));
     assertEquals(
-        List.of("sdm-rank", "/tmp/spool", "-", "/bin/true", "a"),
+        List.of("sdm-rank", "/tmp/spool", "-", "exec", "/bin/true", "a"),
         command.subList(3, command.size()));
     assertTrue(command.stream().noneMatch(String::isEmpty), command.toString());
   }
@@ -172,6 +173,7 @@ class RankShimTest {
                 RankShim.command(
                     spool.toString(),
                     library.toString(),
+                    RankShim.Hold.AT_EXEC,
                     "/bin/sh",
                     List.of("-c", "echo \"LD_PRELOAD=[$LD_PRELOAD]\"")))
             .redirectErrorStream(true);
@@ -272,6 +274,56 @@ class RankShimTest {
     assertNotPreloaded(
         preloadSeen(theirDirectory),
         theirDirectory.getParent() + " is owned by nobody, not by root");
+  }
+
+  /**
+   * A rank to be held in MPI_Init execs its program at once, with the library preloaded and told to
+   * hold it ({@code SDM_HOLD_IN_INIT=1}), and its pid file says so; one whose library is not
+   * preloaded on its node stops before its exec as ever, for nothing would stop it in MPI_Init.
+   */
+  @Test
+  void aRankHeldInMpiInitExecsAtOnceUnlessItsLibraryIsNotPreloaded() throws Exception {
+    Path library = library(tmp.resolve("home"));
+    Path spool = tmp.resolve("spool-init");
+    String program = "echo \"LD_PRELOAD=[$LD_PRELOAD] HOLD=[$SDM_HOLD_IN_INIT]\"";
+    ProcessBuilder b =
+        new ProcessBuilder(
+                RankShim.command(
+                    spool.toString(),
+                    library.toString(),
+                    RankShim.Hold.IN_MPI_INIT,
+                    "/bin/sh",
+                    List.of("-c", program)))
+            .redirectErrorStream(true);
+    b.environment().put("OMPI_COMM_WORLD_RANK", "0");
+    b.environment().put("OMPI_COMM_WORLD_SIZE", "1");
+    b.environment().remove("LD_PRELOAD");
+    b.environment().remove("SDM_HOLD_IN_INIT");
+    Process p = b.start();
+    started.add(p);
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS), out);
+    assertTrue(out.contains("LD_PRELOAD=[" + library + "] HOLD=[1]"), out);
+    assertEquals(p.pid() + " init", Files.readString(spool.resolve("rank.0")).strip());
+
+    Path missing = tmp.resolve("missing").resolve("libsdm_mpiwait.so");
+    Path plain = tmp.resolve("spool-plain");
+    b.command(
+        RankShim.command(
+            plain.toString(),
+            missing.toString(),
+            RankShim.Hold.IN_MPI_INIT,
+            "/bin/sh",
+            List.of("-c", program)));
+    Process q = b.start();
+    started.add(q);
+    await(() -> !q.isAlive() || stoppedItself(Path.of("/proc/" + q.pid() + "/stat")), "a stop");
+    assertTrue(q.isAlive(), () -> "the shim ended: " + output(q));
+    assertEquals(Long.toString(q.pid()), Files.readString(plain.resolve("rank.0")).strip());
+    assertEquals(0, new ProcessBuilder("kill", "-CONT", Long.toString(q.pid())).start().waitFor());
+    String plainOut = new String(q.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(q.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS), plainOut);
+    assertTrue(plainOut.contains("LD_PRELOAD=[] HOLD=[]"), plainOut);
   }
 
   private static List<Path> list(Path dir) throws IOException {

@@ -73,4 +73,35 @@ class RankSpoolTest {
     Files.writeString(spool.resolve("rank.0"), ProcessHandle.current().pid() + "\n");
     assertEquals(List.of(), new RankSpool(spool).poll());
   }
+
+  /**
+   * A stopped rank's pid file says where it stopped: {@code PID} before its exec, {@code PID init}
+   * at the end of MPI_Init; anything else there is not a rank's.
+   */
+  @Test
+  void aPidFileSaysWhetherItsRankStoppedBeforeItsExecOrInMpiInit() throws Exception {
+    Path spool = spool();
+    Process stopped = new ProcessBuilder("sh", "-c", "kill -STOP $$").start();
+    try {
+      long pid = stopped.pid();
+      while (!RankSpool.stopped(pid)) {
+        Thread.sleep(10);
+      }
+      Files.writeString(spool.resolve("rank.0"), pid + "\n");
+      Files.writeString(spool.resolve("rank.1"), pid + " init\n");
+      Files.writeString(spool.resolve("rank.2"), pid + " later\n");
+      Files.writeString(spool.resolve("rank.3"), pid + " init more\n");
+      List<RankSpool.StoppedRank> ready =
+          new RankSpool(spool)
+              .poll().stream()
+                  .sorted(java.util.Comparator.comparingInt(RankSpool.StoppedRank::rank))
+                  .toList();
+      assertEquals(
+          List.of(
+              new RankSpool.StoppedRank(0, pid, false), new RankSpool.StoppedRank(1, pid, true)),
+          ready);
+    } finally {
+      stopped.destroyForcibly();
+    }
+  }
 }
