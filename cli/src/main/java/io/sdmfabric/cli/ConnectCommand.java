@@ -43,6 +43,13 @@ final class ConnectCommand implements Callable<Integer> {
       description = "connect to the front-end through the relay at HOST:PORT (sdm relay)")
   String via;
 
+  @Option(
+      names = "--from-exec",
+      description =
+          "attach each rank at its exec, to debug what runs before MPI_Init (default: an MPI"
+              + " program's ranks are attached at the end of MPI_Init)")
+  boolean fromExec;
+
   @Mixin DistributedOptions distributed = new DistributedOptions();
 
   @Parameters(
@@ -71,6 +78,7 @@ final class ConnectCommand implements Callable<Integer> {
                   distributed.keys(err),
                   distributed.address,
                   distributed.wireUp(),
+                  fromExec,
                   FabricConfig.defaults()),
               timeout == null ? Optional.empty() : Optional.of(Durations.parse(timeout)),
               via == null ? Optional.empty() : Optional.of(HostPort.parse(via)));

@@ -42,7 +42,7 @@ final class DapSessionOpener implements SessionOpener {
             launcher ? config.launcherArgs() : List.of(),
             OptionalLong.empty(),
             GdbFleet.ranksPerGdb(config.ranks()),
-            false,
+            config.fromExec(),
             DistributedSettings.DEFAULTS,
             FabricConfig.defaults()),
         log);

@@ -40,12 +40,16 @@ public record LaunchLine(
     args = List.copyOf(args);
   }
 
-  /** How to start this job with the rank shim, an agent per node and the master here. */
+  /**
+   * How to start this job with the rank shim, an agent per node and the master here; {@code
+   * fromExec}: each rank attached at its exec, not at the end of MPI_Init.
+   */
   public LaunchedSession.Spec job(
       ClusterSettings.Transport transport,
       DistributedMaster.KeyPassing keys,
       String address,
       Duration wireUp,
+      boolean fromExec,
       FabricConfig config) {
     return new LaunchedSession.Spec(
         launcher,
@@ -57,7 +61,7 @@ public record LaunchLine(
         address,
         wireUp,
         GdbFleet.ranksPerGdb(size),
-        false,
+        fromExec,
         config,
         keys);
   }

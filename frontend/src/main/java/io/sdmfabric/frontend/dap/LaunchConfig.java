@@ -10,7 +10,8 @@ import java.util.Objects;
  * number of ranks, the launcher ({@code none}: every rank on this machine; {@code mpirun}, {@code
  * mpiexec}, {@code srun} or a launcher's path) with its own arguments and, where its {@code
  * --version} cannot tell, its family ({@code launcherFamily}: openmpi, mpich, slurm; empty: as it
- * says), and whether to stop at {@code main}.
+ * says), whether to stop at {@code main}, and whether a launcher's ranks are attached at their exec
+ * ({@code fromExec}) rather than held at the end of MPI_Init.
  */
 public record LaunchConfig(
     String program,
@@ -22,7 +23,8 @@ public record LaunchConfig(
     List<String> launcherArgs,
     boolean stopOnEntry,
     int threadPerRankUpTo,
-    String launcherFamily) {
+    String launcherFamily,
+    boolean fromExec) {
 
   /** Up to how many ranks each is a thread of its own, unless the configuration says. */
   static final int THREAD_PER_RANK_UP_TO = 2;
@@ -81,6 +83,8 @@ public record LaunchConfig(
             : THREAD_PER_RANK_UP_TO,
         arguments.containsKey("launcherFamily")
             ? Attributes.text(arguments.get("launcherFamily"), "launcherFamily")
-            : "");
+            : "",
+        arguments.containsKey("fromExec")
+            && Attributes.flag(arguments.get("fromExec"), "fromExec"));
   }
 }

@@ -122,25 +122,35 @@ final class SessionStarter {
 
   /**
    * The client has configured {@code session}: launched ranks run (to {@code main} first when they
-   * stop on entry); attached ones show as stopped where they were.
+   * stop on entry, or, held at the end of MPI_Init, in main already, they stop there); attached
+   * ones show as stopped where they were.
    */
   void configurationDone(DapSession session) {
     DapSession.Start start = session.start();
     RankSet all = session.threads().all();
     if (start.origin() == DapSession.Origin.ATTACHED) {
-      // The processes stopped where they were: show them so.
-      StoppedEventArguments stopped = new StoppedEventArguments();
-      stopped.setReason(StoppedEventArgumentsReason.PAUSE);
-      stopped.setDescription("attached to [" + start.attached() + "]");
-      session.threads().firstStopped().ifPresent(g -> stopped.setThreadId(g.id()));
-      stopped.setAllThreadsStopped(true);
-      out.stopped(stopped);
+      showStopped(
+          session, StoppedEventArgumentsReason.PAUSE, "attached to [" + start.attached() + "]");
+      return;
+    }
+    if (start.stopOnEntry() && session.client().started() == SessionClient.Started.SHIM_IN_INIT) {
+      showStopped(session, StoppedEventArgumentsReason.ENTRY, "held at the end of MPI_Init");
       return;
     }
     if (start.stopOnEntry()) {
       session.exchange(Commands.setBreakpoint(BreakpointSpec.at("main").asTemporary()), all);
     }
     session.execution().resume(all, Commands.run());
+  }
+
+  /** Tells the client that every rank is stopped where it is, for {@code reason}. */
+  private void showStopped(DapSession session, String reason, String description) {
+    StoppedEventArguments stopped = new StoppedEventArguments();
+    stopped.setReason(reason);
+    stopped.setDescription(description);
+    session.threads().firstStopped().ifPresent(g -> stopped.setThreadId(g.id()));
+    stopped.setAllThreadsStopped(true);
+    out.stopped(stopped);
   }
 
   /**

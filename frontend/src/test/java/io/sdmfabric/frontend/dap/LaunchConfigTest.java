@@ -26,7 +26,7 @@ class LaunchConfigTest {
             json(
                 "{\"program\": \"/w/app\", \"args\": [\"-v\"], \"cwd\": \"/w\", \"env\": {\"A\": \"1\"},"
                     + " \"ranks\": 16, \"launcher\": \"srun\", \"launcherArgs\": [\"-N\", \"2\"],"
-                    + " \"stopOnEntry\": true, \"threadPerRankUpTo\": 0}"));
+                    + " \"stopOnEntry\": true, \"threadPerRankUpTo\": 0, \"fromExec\": true}"));
     assertEquals(
         new LaunchConfig(
             "/w/app",
@@ -38,7 +38,8 @@ class LaunchConfigTest {
             List.of("-N", "2"),
             true,
             0,
-            ""),
+            "",
+            true),
         c);
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -280,6 +281,26 @@ class SdmDebugAdapterTest {
             ExecutionException.class,
             () -> await(server.sdmFocus(Map.of("threadId", running.get("threadId")))));
     assertTrue(refused.getMessage().contains("no stack to show"), refused.getMessage());
+  }
+
+  /**
+   * Ranks a launcher started and sdm holds at the end of MPI_Init are in main already: stopping on
+   * entry shows them stopped there rather than running them to a breakpoint at main they are past;
+   * continue then runs them.
+   */
+  @Test
+  void ranksHeldInMpiInitStopOnEntryWhereTheyAre() throws Exception {
+    simulated.startedAs(SessionClient.Started.SHIM_IN_INIT);
+    await(server.initialize(initializeArguments()));
+    await(
+        server.launch(
+            Map.of("program", "sim", "ranks", SIZE, "cwd", cwd.toString(), "stopOnEntry", true)));
+    events.initialized.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    await(server.configurationDone(new ConfigurationDoneArguments()));
+    StoppedEventArguments entry = events.stopped();
+    assertEquals("entry", entry.getReason());
+    assertEquals("held at the end of MPI_Init", entry.getDescription());
+    assertNull(events.terminated.getNow(null), "no rank ran");
   }
 
   @Test

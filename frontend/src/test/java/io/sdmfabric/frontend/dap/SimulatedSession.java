@@ -55,9 +55,16 @@ final class SimulatedSession implements SessionClient {
     return ranks.size();
   }
 
+  private volatile Started started = Started.GDB;
+
+  /** Says its ranks were started as {@code how} (a launcher's, say). */
+  void startedAs(Started how) {
+    started = how;
+  }
+
   @Override
   public Started started() {
-    return Started.GDB;
+    return started;
   }
 
   @Override
