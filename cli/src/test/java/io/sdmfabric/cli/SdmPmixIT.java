@@ -142,6 +142,18 @@ class SdmPmixIT {
    * A program that is no PMIx client (no MPI) cannot wait in PMIx_Init: the launcher holds its
    * ranks stopped at their exec instead, and they are debugged from their first instruction.
    */
+  /**
+   * With {@code --from-exec} an MPI program's ranks are held at their exec, not in PMIx_Init: a
+   * breakpoint at main, before MPI_Init, stops them.
+   */
+  @Test
+  void fromExecHoldsTheRanksAtTheirExecAndABreakpointAtMainStopsThem() throws Exception {
+    Sdm.Result r =
+        sdm("debug", "mpi_reduce", "break main\nrun\nwait 60\nbt\nquit\n", "--from-exec");
+    contains(r, "[0-3] stopped: breakpoint 1 in main at ");
+    contains(r, "main at mpi_reduce.c:");
+  }
+
   @Test
   void aProgramThatIsNoPmixClientIsHeldAtItsExecAndStopsAtItsBreakpoint() throws Exception {
     Sdm.Result r =
