@@ -2,7 +2,8 @@
 # The same job spread over nodes and on one: `sdm debug --launcher srun` of examples/mpi_reduce.c
 # at 4 nodes x 8 ranks and at 1 node x 32 (Slurm's --overcommit: a test node claims 16 CPUs),
 # alternated in one run on the four nodes of dev/lib/nodes.sh, which it brings up and down.
-# Run by `bench/run nodes [--ranks 32] [--per-node 8] [--rounds 2] [--reps 30]`; needs root.
+# Run by `bench/run nodes [--ranks 32] [--per-node 8] [--rounds 2] [--reps 30] [--jars A,B]`;
+# needs root. `--jars` runs each launch with each jar in turn (default: cli/target/sdm.jar).
 #
 # Each run is a line of bench.SessionRunner (launch until every rank stopped at combine, bt and
 # print p50/p99, quit), followed by the session's messages and bytes that crossed node boundaries
@@ -11,13 +12,14 @@
 # here, on the login; every agent and rank on a node. RSS counts only sdm's own descendants,
 # which the agents and ranks under slurmstepd are not.
 set -euo pipefail
-ranks=32 per_node=8 rounds=2 reps=30
+ranks=32 per_node=8 rounds=2 reps=30 jars=
 while [ $# -gt 0 ]; do
   case "$1" in
     --ranks) ranks=$2; shift 2 ;;
     --per-node) per_node=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
+    --jars) jars=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -35,4 +37,4 @@ for _ in $(seq 2 "$rounds"); do launchers=$launchers,$spread,$one; done
 SLURM_CONF=$SDM_NODES_SLURM_CONF SDM_MESSAGE_COUNTS=$counts \
   java -Djava.io.tmpdir=/var/tmp -cp bench/target/benchmarks.jar io.sdmfabric.bench.SessionRunner \
   --program mpi_reduce --break combine --print mine --launcher "$launchers" \
-  --ranks "$ranks" --reps "$reps"
+  --ranks "$ranks" --reps "$reps" ${jars:+--jars "$jars"}
