@@ -168,6 +168,21 @@ class SdmMpiIT extends WithMpi {
     assertFalse(fromExec.out().contains("MPI_Init"), fromExec.toString());
   }
 
+  /**
+   * Rank 1 sleeps before MPI_Init and the others wait for it there: none reaches the end of
+   * MPI_Init, where sdm would hold it, so at half the wire-up each is attached where it is, and bt
+   * shows where they hang.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"mpirun", "mpich:mpirun", "srun"})
+  void ranksThatDoNotReachTheEndOfMpiInitAreAttachedWhereTheyAre(String launcher) throws Exception {
+    Sdm.Result r =
+        debug(launcher, "tls-tcp", "mpi_late", "bt\nquit\n", "16", List.of("--wire-up", "10"));
+    contains(r, "  sleep  [1]");
+    contains(r, "  MPI_Init  [0,2,3]");
+    assertFalse(r.err().contains("were not attached"), r.toString());
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"mpirun", "srun"})
   void theRankThatCrashesBeforeItsSendStopsWhereItCrashed(String launcher) throws Exception {

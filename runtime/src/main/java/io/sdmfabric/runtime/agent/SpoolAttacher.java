@@ -81,12 +81,17 @@ final class SpoolAttacher {
   }
 
   private void watchUntilAllCame() {
-    long deadline = System.nanoTime() + wireUp.toNanos();
+    long start = System.nanoTime();
+    long deadline = start + wireUp.toNanos();
+    // A rank to be held at the end of MPI_Init that is not there by half the wire-up time hangs
+    // before it, or in MPI_Init, waiting for one that does: it is attached where it is, so that
+    // the user sees where.
+    long patience = start + wireUp.toNanos() / 2;
     int seen = 0;
     while (!stopped && seen < size && System.nanoTime() < deadline) {
       List<RankSpool.StoppedRank> ready;
       try {
-        ready = spool.poll();
+        ready = System.nanoTime() < patience ? spool.poll() : spool.pollHeldOrNot();
       } catch (IOException e) {
         log.error("sdm agent: {}", e.getMessage());
         return;

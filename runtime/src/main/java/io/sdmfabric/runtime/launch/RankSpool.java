@@ -22,8 +22,9 @@ public final class RankSpool {
   private static final int PID_FILE_LIMIT = 32;
 
   /**
-   * A rank stopped for its gdb: before the exec of its program, or at the end of its MPI_Init
-   * ({@code inMpiInit}, the pid file's {@code PID init}).
+   * A rank for its gdb: stopped before the exec of its program, or to be held at the end of its
+   * MPI_Init ({@code inMpiInit}, the pid file's {@code PID init}), stopped there or, from {@link
+   * #pollHeldOrNot}, not (yet).
    */
   public record StoppedRank(int rank, long pid, boolean inMpiInit) {}
 
@@ -46,6 +47,21 @@ public final class RankSpool {
    *     not a small regular file of the user's (a link is not followed)
    */
   public List<StoppedRank> poll() throws IOException {
+    return take(false);
+  }
+
+  /**
+   * The ranks stopped since the last call, and those to be held at the end of MPI_Init that have
+   * not stopped there (yet): a rank that never gets there (it hangs before, or in MPI_Init waiting
+   * for one that does) is then attached where it is.
+   *
+   * @throws IOException as {@link #poll}
+   */
+  public List<StoppedRank> pollHeldOrNot() throws IOException {
+    return take(true);
+  }
+
+  private List<StoppedRank> take(boolean evenNotHeld) throws IOException {
     List<StoppedRank> ready = new ArrayList<>();
     if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
       return ready;
@@ -67,7 +83,9 @@ public final class RankSpool {
         } catch (NumberFormatException e) {
           continue;
         }
-        if (rank >= 0 && !seen.get(rank) && stopped(pid)) {
+        if (rank >= 0
+            && !seen.get(rank)
+            && (stopped(pid) || (evenNotHeld && inMpiInit && alive(pid)))) {
           seen.set(rank);
           ready.add(new StoppedRank(rank, pid, inMpiInit));
         }
@@ -95,6 +113,10 @@ public final class RankSpool {
     } catch (IOException e) {
       // Gone already, or something else is in it: left for the user.
     }
+  }
+
+  private static boolean alive(long pid) {
+    return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
   }
 
   /** Whether process {@code pid} is stopped (state T in /proc/PID/stat). */

@@ -17,6 +17,7 @@
  * It also holds a rank for the debugger at the end of MPI_Init when the rank shim asks for it
  * (SDM_HOLD_IN_INIT=1): the rank stops itself there, and the node's agent attaches gdb to it.
  */
+#include <fcntl.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stddef.h>
@@ -270,17 +271,37 @@ static void mpi_started(void) {
   sdm_state.world_rank = rank;
 }
 
+/* Whether a debugger traces this process already (TracerPid in /proc/self/status). */
+static int traced(void) {
+  char status[4096];
+  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return 0;
+  }
+  ssize_t n = read(fd, status, sizeof status - 1);
+  close(fd);
+  if (n <= 0) {
+    return 0;
+  }
+  status[n] = '\0';
+  const char *tracer = strstr(status, "\nTracerPid:");
+  return tracer != NULL && strtol(tracer + strlen("\nTracerPid:"), NULL, 10) != 0;
+}
+
 /*
  * A rank that sdm launched to be attached once MPI has started, rather than at its exec (the
  * hundred libraries MPI_Init loads and unloads would each stop it under gdb): it stops itself here
  * with SIGSTOP, and the node's agent, which knows its pid from the shim, attaches gdb and swallows
- * the stop. Once: the variable goes, so that a program the rank starts does not stop too.
+ * the stop. Not if gdb has it already (the agent attaches a rank that takes too long to get here
+ * where it is). Once: the variable goes, so that a program the rank starts does not stop too.
  */
 static void hold_for_debugger(void) {
   const char *hold = getenv("SDM_HOLD_IN_INIT");
   if (hold != NULL && strcmp(hold, "1") == 0) {
     unsetenv("SDM_HOLD_IN_INIT");
-    kill(getpid(), SIGSTOP); /* the whole process, whichever thread; bt shows kill in MPI_Init */
+    if (!traced()) {
+      kill(getpid(), SIGSTOP); /* the whole process, whichever thread; bt shows kill in MPI_Init */
+    }
   }
 }
 

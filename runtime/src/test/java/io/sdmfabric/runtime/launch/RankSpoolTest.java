@@ -75,6 +75,24 @@ class RankSpoolTest {
   }
 
   /**
+   * A rank to be held at the end of MPI_Init that runs still is taken when the agent has waited
+   * long enough (it is attached where it is); a rank to stop before its exec is not, nor a rank
+   * whose process is gone.
+   */
+  @Test
+  void aRankNotHeldInMpiInitYetIsTakenOnlyWhenAskedFor() throws Exception {
+    Path spool = spool();
+    long running = ProcessHandle.current().pid();
+    Files.writeString(spool.resolve("rank.0"), running + " init\n");
+    Files.writeString(spool.resolve("rank.1"), running + "\n");
+    Files.writeString(spool.resolve("rank.2"), "2147483646 init\n");
+    RankSpool ranks = new RankSpool(spool);
+    assertEquals(List.of(), ranks.poll());
+    assertEquals(List.of(new RankSpool.StoppedRank(0, running, true)), ranks.pollHeldOrNot());
+    assertEquals(List.of(), ranks.pollHeldOrNot(), "each rank is taken once");
+  }
+
+  /**
    * A stopped rank's pid file says where it stopped: {@code PID} before its exec, {@code PID init}
    * at the end of MPI_Init; anything else there is not a rank's.
    */
