@@ -299,15 +299,9 @@ public abstract sealed class DistributedSession extends MasterSession
               + wireUp.toSeconds()
               + " s; the session goes on without them (their nodes were to reach this host at "
               + master.spec().address()
-              + "; --address names another)"
-              + whyRanksMayBeMissing());
+              + "; --address names another)");
     }
     return missing;
-  }
-
-  /** What else can keep ranks from being attached, said after the wire-up; none by default. */
-  String whyRanksMayBeMissing() {
-    return "";
   }
 
   @Override

@@ -403,15 +403,6 @@ public final class LaunchedSession extends DistributedSession {
   }
 
   @Override
-  String whyRanksMayBeMissing() {
-    return hold == RankShim.Hold.IN_MPI_INIT
-        ? "\n(they were to be attached at the end of MPI_Init: one that has not reached it, or"
-            + " that waits there for one that has not, is not attached; --from-exec attaches"
-            + " each at its exec)"
-        : "";
-  }
-
-  @Override
   void afterProcessesEnd() {
     new RankSpool(spool).delete();
   }
