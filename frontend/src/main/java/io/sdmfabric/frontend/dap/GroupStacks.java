@@ -1,5 +1,6 @@
 package io.sdmfabric.frontend.dap;
 
+import static io.sdmfabric.model.ProcessState.NOT_STARTED;
 import static io.sdmfabric.model.ProcessState.STOPPED;
 
 import io.sdmfabric.model.Frame;
@@ -41,11 +42,14 @@ final class GroupStacks {
     this.sources = sources;
   }
 
-  /** The stack of thread {@code threadId}; none while its ranks are not stopped. */
+  /**
+   * The stack of thread {@code threadId}; none while its ranks run. Ranks not started have one when
+   * they are held in MPI_Init (a launcher's, in main already).
+   */
   StackTraceResponse stackTrace(int threadId) {
     RankGroups.Group group = threads.group(threadId);
     List<StackFrame> frames = new ArrayList<>();
-    if (group.state() == STOPPED) {
+    if (group.state() == STOPPED || group.state() == NOT_STARTED) {
       // The stack of the most ranks of the group: a group shares its innermost frame, and mostly
       // the whole stack.
       List<Frame> stack = List.of();

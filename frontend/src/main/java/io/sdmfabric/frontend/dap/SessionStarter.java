@@ -14,6 +14,7 @@ import io.sdmfabric.wire.SessionClient;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.eclipse.lsp4j.debug.DisconnectArguments;
 import org.eclipse.lsp4j.debug.StoppedEventArguments;
@@ -122,7 +123,7 @@ final class SessionStarter {
 
   /**
    * The client has configured {@code session}: launched ranks run (to {@code main} first when they
-   * stop on entry, or, held at the end of MPI_Init, in main already, they stop there); attached
+   * stop on entry, unless they are in main already, held in MPI_Init: they stop there); attached
    * ones show as stopped where they were.
    */
   void configurationDone(DapSession session) {
@@ -130,11 +131,17 @@ final class SessionStarter {
     RankSet all = session.threads().all();
     if (start.origin() == DapSession.Origin.ATTACHED) {
       showStopped(
-          session, StoppedEventArgumentsReason.PAUSE, "attached to [" + start.attached() + "]");
+          StoppedEventArgumentsReason.PAUSE,
+          "attached to [" + start.attached() + "]",
+          session.threads().firstStopped());
       return;
     }
-    if (start.stopOnEntry() && session.client().started() == SessionClient.Started.SHIM_IN_INIT) {
-      showStopped(session, StoppedEventArgumentsReason.ENTRY, "held at the end of MPI_Init");
+    if (start.stopOnEntry() && inMainAlready(session, all)) {
+      // Not started (their program loaded, not run), but held: the first of their threads.
+      showStopped(
+          StoppedEventArgumentsReason.ENTRY,
+          heldWhere(session.client()),
+          session.threads().regroup().stream().findFirst());
       return;
     }
     if (start.stopOnEntry()) {
@@ -143,12 +150,41 @@ final class SessionStarter {
     session.execution().resume(all, Commands.run());
   }
 
-  /** Tells the client that every rank is stopped where it is, for {@code reason}. */
-  private void showStopped(DapSession session, String reason, String description) {
+  /**
+   * Whether the launched ranks are inside {@code main} already: held in MPI_Init by sdm's library
+   * or through PMIx, where a breakpoint at {@code main} would never stop them. Ranks that gdb
+   * starts, or holds at their exec, have no stack in main yet.
+   */
+  private static boolean inMainAlready(DapSession session, RankSet all) {
+    boolean any = false;
+    for (RankReply r : session.exchange(Commands.listFrames(), all)) {
+      if (r.reply() instanceof Reply.Frames f) {
+        if (f.frames().stream().noneMatch(frame -> frame.function().equals("main"))) {
+          return false;
+        }
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  private static String heldWhere(SessionClient client) {
+    return switch (client.started()) {
+      case SHIM_IN_INIT -> "held at the end of MPI_Init";
+      case PMIX -> "held in MPI_Init";
+      default -> "in main already";
+    };
+  }
+
+  /**
+   * Tells the client that every rank is stopped where it is, for {@code reason}, with {@code focus}
+   * the thread to show.
+   */
+  private void showStopped(String reason, String description, Optional<RankGroups.Group> focus) {
     StoppedEventArguments stopped = new StoppedEventArguments();
     stopped.setReason(reason);
     stopped.setDescription(description);
-    session.threads().firstStopped().ifPresent(g -> stopped.setThreadId(g.id()));
+    focus.ifPresent(g -> stopped.setThreadId(g.id()));
     stopped.setAllThreadsStopped(true);
     out.stopped(stopped);
   }

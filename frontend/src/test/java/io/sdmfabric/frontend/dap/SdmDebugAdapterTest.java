@@ -284,9 +284,9 @@ class SdmDebugAdapterTest {
   }
 
   /**
-   * Ranks a launcher started and sdm holds at the end of MPI_Init are in main already: stopping on
-   * entry shows them stopped there rather than running them to a breakpoint at main they are past;
-   * continue then runs them.
+   * Ranks a launcher started and sdm holds at the end of MPI_Init are in main already (here: the
+   * simulated ranks stopped in main before the adapter takes them): stopping on entry shows them
+   * stopped there rather than running them to a breakpoint at main they are past.
    */
   @Test
   void ranksHeldInMpiInitStopOnEntryWhereTheyAre() throws Exception {
@@ -296,11 +296,27 @@ class SdmDebugAdapterTest {
         server.launch(
             Map.of("program", "sim", "ranks", SIZE, "cwd", cwd.toString(), "stopOnEntry", true)));
     events.initialized.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    simulated.stopAllInMain();
     await(server.configurationDone(new ConfigurationDoneArguments()));
     StoppedEventArguments entry = events.stopped();
     assertEquals("entry", entry.getReason());
     assertEquals("held at the end of MPI_Init", entry.getDescription());
+    assertEquals("main", stack(entry.getThreadId())[0].getName());
     assertNull(events.terminated.getNow(null), "no rank ran");
+  }
+
+  /** Ranks gdb starts are not in main yet: stopping on entry runs them to a breakpoint there. */
+  @Test
+  void ranksNotInMainYetStopOnEntryAtABreakpointInMain() throws Exception {
+    await(server.initialize(initializeArguments()));
+    await(
+        server.launch(
+            Map.of("program", "sim", "ranks", SIZE, "cwd", cwd.toString(), "stopOnEntry", true)));
+    events.initialized.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    await(server.configurationDone(new ConfigurationDoneArguments()));
+    StoppedEventArguments entry = events.stopped();
+    assertEquals("breakpoint", entry.getReason());
+    assertEquals("main", stack(entry.getThreadId())[0].getName());
   }
 
   @Test

@@ -1,10 +1,12 @@
 package io.sdmfabric.frontend.dap;
 
+import io.sdmfabric.model.BreakpointSpec;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.server.DebuggerBackend;
 import io.sdmfabric.server.ReplyBody;
 import io.sdmfabric.sim.SimulatedDebugger;
 import io.sdmfabric.sim.SimulatedProgram;
+import io.sdmfabric.wire.Commands;
 import io.sdmfabric.wire.EventSubscribers;
 import io.sdmfabric.wire.RankReply;
 import io.sdmfabric.wire.SessionClient;
@@ -111,6 +113,29 @@ final class SimulatedSession implements SessionClient {
   @Override
   public Subscription subscribe(Consumer<RankReply> listener) {
     return events.subscribe(listener);
+  }
+
+  /**
+   * Stops every rank in main, where a launcher's ranks held in MPI_Init are when the adapter takes
+   * them, and tells no one: the stops are the session's state before the adapter's first command.
+   */
+  void stopAllInMain() throws Exception {
+    thread
+        .submit(
+            () -> {
+              for (DebuggerBackend rank : ranks) {
+                rank.execute(Commands.setBreakpoint(BreakpointSpec.at("main").asTemporary()))
+                    .toCompletableFuture()
+                    .join();
+                rank.execute(Commands.run()).toCompletableFuture().join();
+              }
+              List<Runnable> tasks = new ArrayList<>(caused);
+              caused.clear();
+              tasks.forEach(Runnable::run);
+              emitted.clear();
+              bodies.clear();
+            })
+        .get();
   }
 
   /** Whether the session was closed. */
