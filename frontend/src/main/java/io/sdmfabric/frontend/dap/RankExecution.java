@@ -38,10 +38,20 @@ final class RankExecution {
 
   /**
    * Continues thread {@code threadId}'s ranks when {@code singleThread}, else every stopped rank.
+   * Ranks not started yet that stopped on entry (held in MPI_Init) are run.
    */
   ContinueResponse continue_(int threadId, Boolean singleThread) {
     boolean one = Boolean.TRUE.equals(singleThread);
-    resume(one ? threads.group(threadId).ranks() : threads.stopped(), Commands.go());
+    RankSet ranks = one ? threads.group(threadId).ranks() : threads.stopped().union(threads.held());
+    RankSet held = ranks.intersect(threads.held());
+    if (held.isEmpty()) {
+      resume(ranks, Commands.go());
+    } else {
+      resume(held, Commands.run());
+      if (!ranks.minus(held).isEmpty()) {
+        resume(ranks.minus(held), Commands.go());
+      }
+    }
     ContinueResponse response = new ContinueResponse();
     response.setAllThreadsContinued(!one);
     return response;

@@ -94,6 +94,11 @@ final class RankThreads {
     return table.ranksIn(STOPPED, all());
   }
 
+  /** The ranks not started yet: held in MPI_Init when a launch stopped them on entry. */
+  RankSet held() {
+    return table.ranksIn(NOT_STARTED, all());
+  }
+
   /** The running ranks among {@code ranks}. */
   RankSet running(RankSet ranks) {
     return table.ranksIn(RUNNING, ranks);

@@ -303,6 +303,9 @@ class SdmDebugAdapterTest {
     assertEquals("held at the end of MPI_Init", entry.getDescription());
     assertEquals("main", stack(entry.getThreadId())[0].getName());
     assertNull(events.terminated.getNow(null), "no rank ran");
+    // Continue runs them: the simulated ranks, stopped in main, go on to their end.
+    await(server.continue_(continueArguments(entry.getThreadId())));
+    assertNotNull(events.terminated.get(WAIT_SECONDS, TimeUnit.SECONDS));
   }
 
   /** Ranks gdb starts are not in main yet: stopping on entry runs them to a breakpoint there. */
