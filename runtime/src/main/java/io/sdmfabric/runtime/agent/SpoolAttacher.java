@@ -5,6 +5,7 @@ import io.sdmfabric.gdbmi.GdbPool;
 import io.sdmfabric.model.Failures;
 import io.sdmfabric.runtime.launch.RankSpool;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -114,6 +115,12 @@ final class SpoolAttacher {
   }
 
   private void attach(RankSpool.StoppedRank r) {
+    if (r.inMpiInit() && !runs(r.pid(), program)) {
+      // A rank taken where it is may have ended since its shim wrote its pid, and the pid have
+      // gone to another process of the user's, which the session's end would kill.
+      listener.failed(r.rank(), "pid " + r.pid() + " no longer runs " + program);
+      return;
+    }
     GdbDebugger gdb;
     try {
       gdb = gdbs.next();
@@ -130,6 +137,15 @@ final class SpoolAttacher {
       gdb.close();
       listener.failed(
           r.rank(), "gdb could not attach to pid " + r.pid() + ": " + Failures.message(e));
+    }
+  }
+
+  /** Whether process {@code pid} runs {@code program} (the same file, by any of its names). */
+  private static boolean runs(long pid, Path program) {
+    try {
+      return Files.isSameFile(Path.of("/proc", Long.toString(pid), "exe"), program);
+    } catch (IOException e) {
+      return false;
     }
   }
 }
