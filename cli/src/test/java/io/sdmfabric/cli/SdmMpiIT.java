@@ -171,13 +171,14 @@ class SdmMpiIT extends WithMpi {
   /**
    * Rank 1 sleeps before MPI_Init and the others wait for it there: none reaches the end of
    * MPI_Init, where sdm would hold it, so at half the wire-up each is attached where it is, and bt
-   * shows where they hang.
+   * shows where they hang. The wire-up leaves time for agent JVMs (srun's), which start on these 2
+   * cores in a few seconds and count their half from their own start.
    */
   @ParameterizedTest
   @ValueSource(strings = {"mpirun", "mpich:mpirun", "srun"})
   void ranksThatDoNotReachTheEndOfMpiInitAreAttachedWhereTheyAre(String launcher) throws Exception {
     Sdm.Result r =
-        debug(launcher, "tls-tcp", "mpi_late", "bt\nquit\n", "16", List.of("--wire-up", "10"));
+        debug(launcher, "tls-tcp", "mpi_late", "bt\nquit\n", "16", List.of("--wire-up", "30"));
     contains(r, "  sleep  [1]");
     contains(r, "  MPI_Init  [0,2,3]");
     assertFalse(r.err().contains("were not attached"), r.toString());
