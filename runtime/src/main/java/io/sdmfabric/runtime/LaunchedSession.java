@@ -141,12 +141,12 @@ public final class LaunchedSession extends DistributedSession {
    * sdm's MPI wait-records library for the ranks, built with the job's mpicc; none, said once on
    * standard error, when it cannot be built.
    */
-  private String mpiWaitLibrary() {
+  private Optional<MpiWaitLibrary.ForProgram> mpiWaitLibrary() {
     try {
-      return MpiWaitLibrary.build(spec.program()).toString();
+      return Optional.of(MpiWaitLibrary.forProgram(spec.program()));
     } catch (IOException e) {
       err.println("sdm: no MPI wait-for graph (waits) for this job: " + e.getMessage());
-      return "";
+      return Optional.empty();
     }
   }
 
@@ -156,8 +156,8 @@ public final class LaunchedSession extends DistributedSession {
    * loads and unloads stops the rank in gdb); before their exec when the user asked for it, to
    * debug what comes before MPI_Init, or when the program is not one the library can hold.
    */
-  private RankShim.Hold hold(String library) {
-    return !spec.fromExec() && !library.isEmpty() && MpiWaitLibrary.canHoldInInit(spec.program())
+  private RankShim.Hold hold(Optional<MpiWaitLibrary.ForProgram> library) {
+    return !spec.fromExec() && library.map(MpiWaitLibrary.ForProgram::holdsInInit).orElse(false)
         ? RankShim.Hold.IN_MPI_INIT
         : RankShim.Hold.AT_EXEC;
   }
@@ -169,13 +169,14 @@ public final class LaunchedSession extends DistributedSession {
       SlurmMpiPlugin.warning(spec.program(), spec.launcherOptions(), System.getenv())
           .ifPresent(err::println);
     }
-    String library = mpiWaitLibrary();
+    Optional<MpiWaitLibrary.ForProgram> library = mpiWaitLibrary();
     hold = hold(library);
+    String preload = library.map(l -> l.library().toString()).orElse("");
     List<String> ranksCommand =
         launcher.ranks(
             spec.launcherOptions(),
             spec.size(),
-            RankShim.command(spool.toString(), library, hold, spec.program(), spec.args()));
+            RankShim.command(spool.toString(), preload, hold, spec.program(), spec.args()));
     ranks = startProcess(ranksCommand, Map.of(), false, "ranks", Ending.END, 10, this::onRanksLine);
     List<String> hosts = JobHosts.of(launcher, spec.launcherOptions(), System.getenv());
     // A job of this host alone is served from this JVM, with no agent to launch and join. Slurm

@@ -48,7 +48,31 @@ public final class MpiWaitLibrary {
    * @throws IOException saying why there is none: no mpicc of that MPI, or it failed
    */
   public static Path build(String program) throws IOException {
-    Optional<Mpi> mpi = Mpi.linkedBy(program);
+    return buildFor(program, libraries(program));
+  }
+
+  /**
+   * The library for {@code program}'s ranks, built if need be, and whether it can hold them at the
+   * end of MPI_Init ({@link #holdsInInit}), both from one {@code ldd} of the program.
+   *
+   * @param library the library built
+   * @param holdsInInit whether the library can hold the program's ranks at the end of MPI_Init
+   */
+  public record ForProgram(Path library, boolean holdsInInit) {}
+
+  /**
+   * {@link #build(String)}, and whether the library can hold {@code program}'s ranks in MPI_Init.
+   *
+   * @throws IOException as {@link #build(String)}
+   */
+  public static ForProgram forProgram(String program) throws IOException {
+    String libraries = libraries(program);
+    return new ForProgram(buildFor(program, libraries), holdsInInit(libraries));
+  }
+
+  /** {@link #build(String)} of a program whose {@code ldd} listed {@code libraries}. */
+  private static Path buildFor(String program, String libraries) throws IOException {
+    Optional<Mpi> mpi = Mpi.in(libraries);
     if (mpi.isEmpty()) {
       return build();
     }
@@ -79,20 +103,11 @@ public final class MpiWaitLibrary {
   }
 
   /**
-   * Whether the library can hold {@code program}'s ranks at the end of MPI_Init ({@link
-   * RankShim.Hold#IN_MPI_INIT}): {@code ldd} shows it linked with an MPI, and with no Fortran,
-   * whose MPI_INIT need not pass through the library's MPI_Init (a rank that never stops there
-   * would never be attached). A program whose libraries cannot be listed is not held there.
+   * Whether the library can hold the ranks of a program whose {@code ldd} listed {@code libraries}
+   * at the end of MPI_Init ({@link RankShim.Hold#IN_MPI_INIT}): it is linked with an MPI, and with
+   * no Fortran, whose MPI_INIT need not pass through the library's MPI_Init (a rank that never
+   * stops there would never be attached). A program whose libraries cannot be listed is not held.
    */
-  public static boolean canHoldInInit(String program) {
-    try {
-      return holdsInInit(run(List.of("ldd", program), "ldd " + program));
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  /** {@link #canHoldInInit} of a program whose {@code ldd} listed {@code libraries}. */
   static boolean holdsInInit(String libraries) {
     boolean mpi = false;
     for (String line : libraries.lines().toList()) {
@@ -135,12 +150,11 @@ public final class MpiWaitLibrary {
 
     /** The MPI that {@code program} loads, as {@code ldd} lists its libraries; empty if unseen. */
     static Optional<Mpi> linkedBy(String program) {
-      String libraries;
-      try {
-        libraries = run(List.of("ldd", program), "ldd " + program);
-      } catch (IOException e) {
-        return Optional.empty();
-      }
+      return in(libraries(program));
+    }
+
+    /** The MPI among {@code libraries}, as {@code ldd} lists them; empty if unseen. */
+    private static Optional<Mpi> in(String libraries) {
       for (String line : libraries.lines().toList()) {
         String name = line.strip().split("\\s+")[0];
         if (name.startsWith("libmpi")) {
@@ -148,6 +162,15 @@ public final class MpiWaitLibrary {
         }
       }
       return Optional.empty();
+    }
+  }
+
+  /** What {@code ldd} lists of {@code program}'s libraries; nothing when it cannot. */
+  private static String libraries(String program) {
+    try {
+      return run(List.of("ldd", program), "ldd " + program);
+    } catch (IOException e) {
+      return "";
     }
   }
 

@@ -11,6 +11,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,7 +103,9 @@ class RankSpoolTest {
     Process stopped = new ProcessBuilder("sh", "-c", "kill -STOP $$").start();
     try {
       long pid = stopped.pid();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (!RankSpool.stopped(pid)) {
+        assertTrue(System.nanoTime() < deadline, "sh did not stop itself within 30 s");
         Thread.sleep(10);
       }
       Files.writeString(spool.resolve("rank.0"), pid + "\n");
