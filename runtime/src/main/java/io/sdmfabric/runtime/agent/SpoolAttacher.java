@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -97,15 +98,19 @@ final class SpoolAttacher {
         log.error("sdm agent: {}", e.getMessage());
         return;
       }
+      List<RankSpool.StoppedRank> ours = new ArrayList<>(ready.size());
       for (RankSpool.StoppedRank r : ready) {
         seen++;
         if (r.rank() >= size) {
           log.warn(
               "rank {} (pid {}) is outside the job's {} ranks; ignored", r.rank(), r.pid(), size);
-          continue;
+        } else {
+          ours.add(r);
         }
-        pool.execute(() -> attach(r));
       }
+      // The gdbs for all of them start side by side, while the first ones attach.
+      gdbs.expect(ours.size());
+      ours.forEach(r -> pool.execute(() -> attach(r)));
       try {
         Thread.sleep(POLL_MS);
       } catch (InterruptedException e) {

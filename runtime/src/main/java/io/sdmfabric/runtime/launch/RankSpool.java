@@ -11,11 +11,12 @@ import java.util.BitSet;
 import java.util.List;
 
 /**
- * A node's spool directory of a session: each rank's shim writes {@code rank.R} holding its pid,
- * then stops itself (or holds {@code PID init}, and the rank stops at the end of MPI_Init). The
- * agent polls it for ranks that have stopped and are ready to be attached. The directory must be
- * the user's own with mode 0700: anyone else could plant pids in it. Its files are read only as the
- * shim writes them: small regular files of the user's, never through a link.
+ * A node's spool directory of a session: each rank's shim writes {@code rank.R} holding its pid and
+ * a newline, then stops itself (or holds {@code PID init}, and the rank stops at the end of
+ * MPI_Init); a file without its newline is still being written. The agent polls it for ranks that
+ * have stopped and are ready to be attached. The directory must be the user's own with mode 0700:
+ * anyone else could plant pids in it. Its files are read only as the shim writes them: small
+ * regular files of the user's, never through a link.
  */
 public final class RankSpool {
   /** The most a pid file holds: a pid and a newline, with room to spare. */
@@ -74,7 +75,14 @@ public final class RankSpool {
         boolean inMpiInit;
         try {
           rank = Integer.parseInt(f.getFileName().toString().substring("rank.".length()));
-          String[] words = PrivateDirectory.readSmall(f, PID_FILE_LIMIT).trim().split(" ", -1);
+          if (rank < 0 || seen.get(rank)) {
+            continue; // each poll of a thousand ranks read every pid file again
+          }
+          String line = PrivateDirectory.readSmall(f, PID_FILE_LIMIT);
+          if (!line.endsWith("\n")) {
+            continue; // being written: made, and its one write not done yet
+          }
+          String[] words = line.strip().split(" ", -1);
           pid = Long.parseLong(words[0]);
           inMpiInit = words.length == 2 && words[1].equals("init");
           if (words.length > 2 || (words.length == 2 && !inMpiInit)) {
@@ -83,9 +91,7 @@ public final class RankSpool {
         } catch (NumberFormatException e) {
           continue;
         }
-        if (rank >= 0
-            && !seen.get(rank)
-            && (stopped(pid) || (evenNotHeld && inMpiInit && alive(pid)))) {
+        if (stopped(pid) || (evenNotHeld && inMpiInit && alive(pid))) {
           seen.set(rank);
           ready.add(new StoppedRank(rank, pid, inMpiInit));
         }

@@ -84,11 +84,19 @@ class RankShimTest {
   /** Waits until rank {@code rank}'s pid file holds {@code shim}'s pid, at most {@link #BOUND}. */
   private static void awaitPidFile(Path spool, int rank, Process shim) throws Exception {
     Path file = spool.resolve("rank." + rank);
-    await(
-        () -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || !shim.isAlive(),
-        "rank " + rank + "'s pid file");
+    await(() -> whole(file) || !shim.isAlive(), "rank " + rank + "'s pid file");
     assertTrue(shim.isAlive(), () -> "the shim ended: " + output(shim));
     assertEquals(Long.toString(shim.pid()), Files.readString(file).strip());
+  }
+
+  /** Whether {@code file} is a regular file with its line written (the shim writes it at once). */
+  private static boolean whole(Path file) {
+    try {
+      return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+          && Files.readString(file).endsWith("\n");
+    } catch (IOException e) {
+      return false; // not there yet
+    }
   }
 
   @Test
@@ -114,7 +122,7 @@ class RankShimTest {
 
     Path open = Files.createDirectory(tmp.resolve("open"));
     Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwx---"));
-    assertTrue(refused(open).contains("it has mode 770, not 700"));
+    assertTrue(refused(open).contains("it has mode 770: not 700"));
     assertEquals(List.of(), list(open));
   }
 
@@ -139,9 +147,8 @@ class RankShimTest {
 
   /**
    * Links in a spool of the user's own (left by an earlier run, say) are replaced, not written
-   * through: the shim's temporary file named as a link to a FIFO (a shell's noclobber would open a
-   * FIFO or a device without O_EXCL, and block on this one), its pid file as a link to a directory
-   * (a plain mv would move the pid file into it).
+   * through: the pid file named as a link to a FIFO (a shell's noclobber would open a FIFO or a
+   * device without O_EXCL, and block on this one), or as a link to a directory.
    */
   @Test
   void linksPlantedInTheSpoolAreNotWrittenThrough() throws Exception {
@@ -150,15 +157,17 @@ class RankShimTest {
     Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
     assertEquals(0, mkfifo.waitFor());
     Path dir = Files.createDirectory(elsewhere.resolve("dir"));
-    Path spool = Files.createDirectory(tmp.resolve("spool"));
-    Files.setPosixFilePermissions(spool, PosixFilePermissions.fromString("rwx------"));
-    Files.createSymbolicLink(spool.resolve(".rank.0"), fifo);
-    Files.createSymbolicLink(spool.resolve("rank.0"), dir);
+    for (Path target : List.of(fifo, dir)) {
+      Path spool = Files.createDirectory(tmp.resolve("spool-" + target.getFileName()));
+      Files.setPosixFilePermissions(spool, PosixFilePermissions.fromString("rwx------"));
+      Files.createSymbolicLink(spool.resolve("rank.0"), target);
 
-    Process p = shim(spool, 0);
-    awaitPidFile(spool, 0, p);
-    assertEquals(List.of(), list(dir));
-    assertEquals(List.of(spool.resolve("rank.0")), list(spool));
+      Process p = shim(spool, 0);
+      awaitPidFile(spool, 0, p);
+      assertEquals(List.of(), list(dir));
+      assertEquals(List.of(spool.resolve("rank.0")), list(spool));
+      assertTrue(Files.isRegularFile(spool.resolve("rank.0"), LinkOption.NOFOLLOW_LINKS));
+    }
   }
 
   /**

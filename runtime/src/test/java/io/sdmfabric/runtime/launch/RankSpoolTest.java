@@ -125,4 +125,34 @@ class RankSpoolTest {
       stopped.destroyForcibly();
     }
   }
+
+  /**
+   * The shim writes its pid file in one write, with no rename: one without its newline is still
+   * being written, and comes later. A rank taken is not read again (each poll of a thousand ranks
+   * read every file).
+   */
+  @Test
+  void aPidFileIsTakenOnceItsLineIsWholeAndNotReadAgain() throws Exception {
+    Path spool = spool();
+    Process stopped = new ProcessBuilder("sh", "-c", "kill -STOP $$").start();
+    try {
+      long pid = stopped.pid();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!RankSpool.stopped(pid)) {
+        assertTrue(System.nanoTime() < deadline, "sh did not stop itself within 30 s");
+        Thread.sleep(10);
+      }
+      RankSpool ranks = new RankSpool(spool);
+      Path file = spool.resolve("rank.0");
+      Files.writeString(file, Long.toString(pid).substring(0, 1));
+      assertEquals(List.of(), ranks.poll());
+      Files.writeString(file, pid + "\n");
+      assertEquals(List.of(new RankSpool.StoppedRank(0, pid, false)), ranks.poll());
+      Files.delete(file);
+      Files.createSymbolicLink(file, spool.resolve("elsewhere")); // refused if it were read
+      assertEquals(List.of(), ranks.poll());
+    } finally {
+      stopped.destroyForcibly();
+    }
+  }
 }
