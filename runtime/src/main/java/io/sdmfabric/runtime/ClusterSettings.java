@@ -246,6 +246,11 @@ public final class ClusterSettings {
                 // (1 s by default): an agent waited up to a second to be up, and a master ending
                 // alone waited about 0.65 s to leave its cluster of one (issue #30).
                 "pekko.cluster.leader-actions-interval = 200ms",
+                // A joining agent is up once every member has seen it join, and learns so by
+                // gossip: at Pekko's 1 s per round, and 1 s before a new member's first round,
+                // four agents joining at once waited 2-4 s for it (issue #30).
+                "pekko.cluster.gossip-interval = 200ms",
+                "pekko.cluster.periodic-tasks-initial-delay = 100ms",
                 "pekko.cluster.jmx.enabled = off",
                 "pekko.cluster.log-info = off",
                 "pekko.loglevel = WARNING",
