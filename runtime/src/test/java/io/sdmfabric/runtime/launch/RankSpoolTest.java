@@ -100,14 +100,9 @@ class RankSpoolTest {
   @Test
   void aPidFileSaysWhetherItsRankStoppedBeforeItsExecOrInMpiInit() throws Exception {
     Path spool = spool();
-    Process stopped = new ProcessBuilder("sh", "-c", "kill -STOP $$").start();
+    Process stopped = stoppedShell();
     try {
       long pid = stopped.pid();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (!RankSpool.stopped(pid)) {
-        assertTrue(System.nanoTime() < deadline, "sh did not stop itself within 30 s");
-        Thread.sleep(10);
-      }
       Files.writeString(spool.resolve("rank.0"), pid + "\n");
       Files.writeString(spool.resolve("rank.1"), pid + " init\n");
       Files.writeString(spool.resolve("rank.2"), pid + " later\n");
@@ -134,14 +129,9 @@ class RankSpoolTest {
   @Test
   void aPidFileIsTakenOnceItsLineIsWholeAndNotReadAgain() throws Exception {
     Path spool = spool();
-    Process stopped = new ProcessBuilder("sh", "-c", "kill -STOP $$").start();
+    Process stopped = stoppedShell();
     try {
       long pid = stopped.pid();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (!RankSpool.stopped(pid)) {
-        assertTrue(System.nanoTime() < deadline, "sh did not stop itself within 30 s");
-        Thread.sleep(10);
-      }
       RankSpool ranks = new RankSpool(spool);
       Path file = spool.resolve("rank.0");
       Files.writeString(file, Long.toString(pid).substring(0, 1));
@@ -154,5 +144,19 @@ class RankSpoolTest {
     } finally {
       stopped.destroyForcibly();
     }
+  }
+
+  /** A shell that has stopped itself, as a rank's shim does (at most 30 s to do so). */
+  private static Process stoppedShell() throws Exception {
+    Process shell = new ProcessBuilder("sh", "-c", "kill -STOP $$").start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!RankSpool.stopped(shell.pid())) {
+      if (System.nanoTime() > deadline) {
+        shell.destroyForcibly();
+        throw new AssertionError("sh did not stop itself within 30 s");
+      }
+      Thread.sleep(10);
+    }
+    return shell;
   }
 }
