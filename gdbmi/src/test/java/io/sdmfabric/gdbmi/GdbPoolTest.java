@@ -109,23 +109,27 @@ class GdbPoolTest {
   void programsAnnouncedAheadHaveTheirGdbsStartedAtOnceAndOneLeftUnusedEndsWithThePool()
       throws Exception {
     GdbPool pool = new GdbPool(GdbOptions.defaults(), 2);
-    pool.expect(3);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (pool.gdbs() < 2) {
-      assertTrue(System.nanoTime() < deadline, "two gdbs did not start within 30 s");
-      Thread.sleep(10);
+    try {
+      pool.expect(3);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (pool.gdbs() < 2) {
+        assertTrue(System.nanoTime() < deadline, "two gdbs did not start within 30 s");
+        Thread.sleep(10);
+      }
+      GdbDebugger a = next(pool);
+      GdbDebugger b = next(pool);
+      assertSame(a.driver(), b.driver(), "the first gdb is filled first");
+      pool.expect(1); // the second gdb has room for it: no third
+      assertEquals(2, pool.gdbs());
+      GdbDebugger c = next(pool);
+      assertNotSame(a.driver(), c.driver());
+      c.close();
+      ranks.remove(c);
+      pool.close();
+      c.driver().whenExited().get(10, TimeUnit.SECONDS); // no program left, and none will come
+      assertTrue(a.driver().isAlive(), "a full gdb is its programs'");
+    } finally {
+      pool.close(); // a failure above leaves no gdb without programs behind
     }
-    GdbDebugger a = next(pool);
-    GdbDebugger b = next(pool);
-    assertSame(a.driver(), b.driver(), "the first gdb is filled first");
-    pool.expect(1); // the second gdb has room for it: no third
-    assertEquals(2, pool.gdbs());
-    GdbDebugger c = next(pool);
-    assertNotSame(a.driver(), c.driver());
-    c.close();
-    ranks.remove(c);
-    pool.close();
-    c.driver().whenExited().get(10, TimeUnit.SECONDS); // no program left, and none will come
-    assertTrue(a.driver().isAlive(), "a full gdb is its programs'");
   }
 }
