@@ -227,7 +227,8 @@ public final class AttachedSession extends DistributedSession {
                 spec.wireUp(),
                 spec.config(),
                 true,
-                spec.keys()));
+                spec.keys(),
+                reach()));
     Map<String, String> secrets = master.agentSecrets();
     if (here != null) {
       serveHere(here);
@@ -250,6 +251,14 @@ public final class AttachedSession extends DistributedSession {
               master.agentCommand(List.of("--slurm-step", s.id(), "--ranks-per-gdb", perGdb())));
       startAgent(command, secrets, false, "agent");
     }
+  }
+
+  /** Whether agents serve some of the ranks, or this JVM all of them. */
+  private DistributedMaster.Reach reach() {
+    return plan.isPresent()
+            && plan.get().hosts().keySet().stream().allMatch(AttachedSession::isLocal)
+        ? DistributedMaster.Reach.HOST
+        : DistributedMaster.Reach.NETWORK;
   }
 
   private static boolean isLocal(String host) {

@@ -188,6 +188,21 @@ public final class ClusterSettings {
   }
 
   /**
+   * Settings for a master that no other JVM joins, whose ranks are all this host's: a local actor
+   * system, with no cluster and no Artery, listening on no port.
+   */
+  public static Config hostOnly() {
+    return ConfigFactory.parseString(
+            String.join(
+                "\n",
+                "pekko.actor.provider = local",
+                "pekko.loglevel = WARNING",
+                "pekko.stdout-loglevel = " + LibraryLog.pekkoStandardOutLevel(),
+                "pekko.coordinated-shutdown.exit-jvm = off"))
+        .withFallback(ConfigFactory.load());
+  }
+
+  /**
    * A new directory for an embedded media driver, inside {@link #aeronParent}. Pekko tells Aeron to
    * use it and to delete it when the driver stops ({@code delete-aeron-dir}, on by default); Aeron
    * deletes it at the start too (it exists), which is safe because it is this JVM's, just made, in

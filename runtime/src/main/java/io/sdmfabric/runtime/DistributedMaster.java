@@ -30,7 +30,8 @@ import org.apache.pekko.cluster.typed.Join;
  * session's secret (and, over tls-tcp, its keystore) in a private directory of the user's shared
  * sdm home ({@link SessionKeys}), and an agent's java command line, which names that directory and
  * holds no secret. Launched sessions ({@link LaunchedSession}) and attached ones ({@link
- * AttachedSession}) both start theirs this way.
+ * AttachedSession}) both start theirs this way; when every rank is this host's, theirs is a master
+ * that no agent joins ({@link Reach#HOST}), and listens nowhere.
  */
 public final class DistributedMaster {
 
@@ -44,6 +45,8 @@ public final class DistributedMaster {
    * @param ownShutdown whether the session ends the master itself when the JVM exits (it then has
    *     to do something first, such as detach), rather than Pekko's own shutdown hook
    * @param keys how the agents get the session's secrets
+   * @param reach whether agent JVMs join it; {@code transport}, {@code address} and {@code keys}
+   *     only matter when they do
    */
   public record Spec(
       int size,
@@ -53,8 +56,10 @@ public final class DistributedMaster {
       Duration wireUp,
       FabricConfig config,
       boolean ownShutdown,
-      KeyPassing keys) {
+      KeyPassing keys,
+      Reach reach) {
     public Spec {
+      Objects.requireNonNull(reach, "reach");
       Objects.requireNonNull(expected, "expected");
       Objects.requireNonNull(transport, "transport");
       Objects.requireNonNull(address, "address");
@@ -62,6 +67,21 @@ public final class DistributedMaster {
       Objects.requireNonNull(config, "config");
       Objects.requireNonNull(keys, "keys");
     }
+  }
+
+  /** Where the master's ranks are served from: this JVM alone, or agent JVMs too. */
+  public enum Reach {
+    /**
+     * Only this JVM: every rank is this host's and served here ({@link #serveHere}). The master's
+     * actor system is a local one: it listens on no port, and it makes no keystore and writes no
+     * keys to sdm's home, since no other JVM ever has to prove the secret or reach it. Without
+     * Pekko's cluster, Artery and TLS it also starts sooner, and loads a quarter fewer classes.
+     */
+    HOST,
+    /**
+     * Agent JVMs too, over the session's transport: the master is a cluster of one until they join.
+     */
+    NETWORK
   }
 
   /** How the agents get the session's secret and keystore. */
@@ -90,7 +110,10 @@ public final class DistributedMaster {
     this.secret = secret;
     this.keys = keys;
     Config settings;
-    if (spec.transport() == ClusterSettings.Transport.TLS_TCP) {
+    if (spec.reach() == Reach.HOST) {
+      keystore = null;
+      settings = ClusterSettings.hostOnly();
+    } else if (spec.transport() == ClusterSettings.Transport.TLS_TCP) {
       keystore = SessionKeystore.generate(secret, keys);
       settings = ClusterSettings.at(spec.address(), 0, keystore);
     } else {
@@ -111,19 +134,26 @@ public final class DistributedMaster {
             Session.distributed(spec.size(), spec.expected(), spec.config(), spec.wireUp(), secret),
             ClusterSettings.SYSTEM,
             settings);
-    Cluster cluster = Cluster.get(system);
-    cluster.manager().tell(Join.create(cluster.selfMember().address()));
+    if (spec.reach() == Reach.NETWORK) {
+      Cluster cluster = Cluster.get(system);
+      cluster.manager().tell(Join.create(cluster.selfMember().address()));
+    }
     this.client = new MasterClient(system);
   }
 
-  /** Starts the master, a cluster of one until the agents join. */
+  /**
+   * Starts the master: one that agents reach is a cluster of one until they join, with the
+   * session's keys in sdm's home; one of this host alone listens nowhere and writes no keys.
+   */
   public static DistributedMaster start(Spec spec) throws IOException {
     SessionSecret secret = SessionSecret.random();
-    SessionKeys keys = SessionKeys.create(secret);
+    SessionKeys keys = spec.reach() == Reach.NETWORK ? SessionKeys.create(secret) : null;
     try {
       return new DistributedMaster(spec, secret, keys);
     } catch (IOException | RuntimeException e) {
-      keys.close();
+      if (keys != null) {
+        keys.close();
+      }
       throw e;
     }
   }
@@ -144,8 +174,13 @@ public final class DistributedMaster {
    * secrets go in clear, the directory of the session's keys, and the directory of separate debug
    * files this JVM's gdbs read (which a launcher need not pass on in the environment), then {@code
    * mode} (what the agent serves: {@code --spool DIR}, {@code --attach PIDS} ...). No secret.
+   *
+   * @throws IllegalStateException for a master of this host alone, which no agent could reach
    */
   public List<String> agentCommand(List<String> mode) {
+    if (spec.reach() == Reach.HOST) {
+      throw new IllegalStateException("the master of a session of this host alone has no agents");
+    }
     List<String> options = new ArrayList<>();
     options.addAll(List.of("--wire-up", Long.toString(spec.wireUp().toSeconds())));
     String debugFiles = GdbOptions.defaults().debugFileDirectory();
@@ -213,11 +248,12 @@ public final class DistributedMaster {
    * The environment variables that carry the session's secrets to an agent with {@link
    * KeyPassing#ENVIRONMENT_IN_CLEAR}: {@code SDM_SECRET}, and {@code SDM_KEYSTORE} over tls-tcp. An
    * agent reached through a remote shell, which passes no environment on, gets the same as {@code
-   * NAME=VALUE} lines on its standard input. None by default: the agents read the shared home.
+   * NAME=VALUE} lines on its standard input. None by default: the agents read the shared home; none
+   * for a master of this host alone, which has no agents.
    */
   public Map<String, String> agentSecrets() throws IOException {
     Map<String, String> env = new LinkedHashMap<>();
-    if (spec.keys() == KeyPassing.SHARED_HOME) {
+    if (spec.keys() == KeyPassing.SHARED_HOME || spec.reach() == Reach.HOST) {
       return env;
     }
     env.put(SessionSecret.ENV, secret.hex());
@@ -243,6 +279,8 @@ public final class DistributedMaster {
     if (keystore != null) {
       keystore.close();
     }
-    keys.close();
+    if (keys != null) {
+      keys.close();
+    }
   }
 }

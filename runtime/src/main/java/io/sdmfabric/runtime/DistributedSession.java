@@ -148,7 +148,7 @@ public abstract sealed class DistributedSession extends MasterSession
     }
   }
 
-  /** Starts the session's master, a cluster of one until the agents join. */
+  /** Starts the session's master: a cluster of one until the agents join, or this host's alone. */
   final DistributedMaster startMaster(DistributedMaster.Spec spec) throws IOException {
     DistributedMaster m = DistributedMaster.start(spec);
     master = m;
@@ -297,9 +297,12 @@ public abstract sealed class DistributedSession extends MasterSession
               + missing
               + " were not attached within "
               + wireUp.toSeconds()
-              + " s; the session goes on without them (their nodes were to reach this host at "
-              + master.spec().address()
-              + "; --address names another)");
+              + " s; the session goes on without them"
+              + (master.spec().reach() == DistributedMaster.Reach.HOST
+                  ? ""
+                  : " (their nodes were to reach this host at "
+                      + master.spec().address()
+                      + "; --address names another)"));
     }
     return missing;
   }

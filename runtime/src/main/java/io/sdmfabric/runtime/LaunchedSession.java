@@ -182,23 +182,22 @@ public final class LaunchedSession extends DistributedSession {
     // A job of this host alone is served from this JVM, with no agent to launch and join. Slurm
     // places the ranks itself, wherever it likes.
     if (!launcher.isSlurm() && hosts.stream().allMatch(AttachTargets::isLocal)) {
-      startServedHere(hosts);
+      startServedHere();
     } else {
       startWithAgents(launcher, hosts);
     }
   }
 
   /**
-   * A job of this host alone: its ranks are attached as they stop, while the master starts (about a
-   * second, in which they had all stopped and waited), and served from this JVM.
+   * A job of this host alone: its ranks are attached as they stop, while the master starts, and
+   * served from this JVM; no other JVM joins the master, which listens nowhere.
    */
-  private void startServedHere(List<String> hosts) throws IOException, InterruptedException {
+  private void startServedHere() throws IOException, InterruptedException {
     EarlyAttachments attachments =
         EarlyAttachments.spool(
             spool, Path.of(spec.program()), spec.size(), spec.wireUp(), spec.ranksPerGdb());
     try {
-      String address = spec.address();
-      startJobMaster(address != null ? address : LocalAddress.reachingAny(hosts));
+      startJobMaster(DistributedMaster.Reach.HOST, "");
       checkAlive(); // ranks that could not start (their shim says why)
       serveHere(attachments);
       attachments = null;
@@ -223,7 +222,7 @@ public final class LaunchedSession extends DistributedSession {
       }
       address = LocalAddress.reachingAny(hosts);
     }
-    DistributedMaster master = startJobMaster(address);
+    DistributedMaster master = startJobMaster(DistributedMaster.Reach.NETWORK, address);
     checkAlive(); // ranks that could not start (their shim says why): no agents for them
     if (launcher.isSlurm() && job.isEmpty()) {
       job = Optional.of(await(slurmJob, "the Slurm job of the ranks"));
@@ -251,10 +250,12 @@ public final class LaunchedSession extends DistributedSession {
   }
 
   /**
-   * Starts the job's master at {@code address}; the ranks stop themselves as they start, so it
-   * starts meanwhile (it costs seconds). It hears of the ranks' exits from then on.
+   * Starts the job's master, which agents reach at {@code address} or which serves this host alone;
+   * the ranks stop themselves as they start, so it starts meanwhile. It hears of the ranks' exits
+   * from then on.
    */
-  private DistributedMaster startJobMaster(String address) throws IOException {
+  private DistributedMaster startJobMaster(DistributedMaster.Reach reach, String address)
+      throws IOException {
     DistributedMaster master =
         startMaster(
             new DistributedMaster.Spec(
@@ -265,7 +266,8 @@ public final class LaunchedSession extends DistributedSession {
                 spec.wireUp(),
                 spec.config(),
                 false,
-                spec.keys()));
+                spec.keys(),
+                reach));
     // Once every rank has exited, their launcher ends, and their last lines are in its pipe.
     master.client().subscribe(this::noteExits);
     return master;

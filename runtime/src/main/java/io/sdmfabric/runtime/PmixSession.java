@@ -295,7 +295,8 @@ public final class PmixSession extends DistributedSession {
                 how.wiring().wireUp(),
                 how.wiring().config(),
                 !how.launched(),
-                how.wiring().keys()));
+                how.wiring().keys(),
+                DistributedMaster.Reach.NETWORK));
     checkAlive();
     List<String> mode = new ArrayList<>();
     if (how.launched()) {

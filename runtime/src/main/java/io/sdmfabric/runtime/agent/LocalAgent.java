@@ -10,7 +10,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
-import org.apache.pekko.cluster.typed.Cluster;
 
 /**
  * The agent of the master's own host, in the master's JVM: the gdbs of this host's ranks and their
@@ -18,7 +17,8 @@ import org.apache.pekko.cluster.typed.Cluster;
  * most of what a small job's start costs on few cores. It registers its ranks with the rendezvous
  * as any agent does, proving the session's secret. Its ranks are running processes ({@code sdm
  * attach}) or a launched job's, from this host's spool, attached by {@link EarlyAttachments}, which
- * may have begun before the master. Closing it ends its gdbs.
+ * may have begun before the master. Its master may be a member of a cluster that agents join too,
+ * or a local actor system that serves this host alone. Closing it ends its gdbs.
  */
 public final class LocalAgent implements AutoCloseable {
   private final Runnable stopAttaching;
@@ -55,7 +55,7 @@ public final class LocalAgent implements AutoCloseable {
     ReplyCache cache = new ReplyCache();
     master.systemActorOf(
         NodeAgent.inMaster(
-            Cluster.get(master).selfMember().address(),
+            master.address(),
             secret,
             config,
             agent -> attach.accept(new ServedRanks(agent, cache, err, "sdm", gdbs))),

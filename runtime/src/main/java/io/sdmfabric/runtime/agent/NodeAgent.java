@@ -98,13 +98,15 @@ final class NodeAgent extends AbstractBehavior<NodeAgent.Message> {
     this.knockAgain = inMaster ? KNOCK_AGAIN_IN_MASTER : KNOCK_AGAIN;
     this.challenges = context.messageAdapter(Rendezvous.Challenge.class, Challenged::new);
     this.node = context.spawn(ServerNode.detached(config, backends), "node", ServerNode.DISPATCHER);
-    Cluster cluster = Cluster.get(context.getSystem());
-    // The master's own agent shares its member: its name only has to differ from every other's.
-    this.name = cluster.selfMember().address() + (inMaster ? "/master-host" : "");
     if (inMaster) {
-      // In the master's own JVM, beside the rendezvous: nothing to join, nothing to wait for.
+      // In the master's own JVM, beside the rendezvous: nothing to join, nothing to wait for. Its
+      // name only has to differ from every agent's; the master's actor system may be a local one,
+      // with no cluster.
+      this.name = context.getSystem().address() + "/master-host";
       context.getSelf().tell(Joined.INSTANCE);
     } else {
+      Cluster cluster = Cluster.get(context.getSystem());
+      this.name = cluster.selfMember().address().toString();
       cluster.manager().tell(Join.create(master));
       cluster
           .subscriptions()

@@ -42,7 +42,8 @@ class AgentSecretsTest {
             Duration.ofSeconds(5),
             FabricConfig.defaults(),
             true,
-            keys));
+            keys,
+            DistributedMaster.Reach.NETWORK));
   }
 
   @Test
