@@ -50,6 +50,9 @@ import java.util.concurrent.TimeUnit;
  * default is {@code cli/target/sdm.jar}) and {@code --runs K} repeats the whole sequence K times.
  * {@code --warmup W} runs W bt and W print, not timed, before the timed ones: the JVM's compilers
  * are busy through the first commands after a launch, and their CPU would count as the commands'.
+ * {@code --cds} runs each jar as {@code ./sdm} does, with a class-data archive (which the master
+ * passes on to its agents): recorded for each jar by one session first, not timed, at the first
+ * launcher, sharing and size ({@code jar=NAME+cds} in the lines).
  */
 public final class SessionRunner {
   private SessionRunner() {}
@@ -67,6 +70,7 @@ public final class SessionRunner {
     List<Path> jars = List.of(Path.of("cli/target/sdm.jar").toAbsolutePath());
     int runs = 1;
     int warmup = 0;
+    boolean cds = false;
     List<String> rest = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -80,6 +84,7 @@ public final class SessionRunner {
                 Arrays.stream(args[++i].split(",")).map(j -> Path.of(j).toAbsolutePath()).toList();
         case "--runs" -> runs = Integer.parseInt(args[++i]);
         case "--warmup" -> warmup = Integer.parseInt(args[++i]);
+        case "--cds" -> cds = true;
         case "--ranks-per-gdb" ->
             perGdb = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
         default -> rest.add(args[i]);
@@ -100,6 +105,28 @@ public final class SessionRunner {
         work.containsKey(true)
             ? Map.of("PATH", mpichFirst(dir) + ":" + System.getenv("PATH"))
             : Map.of();
+    Map<Path, List<String>> jvmOptions = new HashMap<>();
+    for (Path jar : jars) {
+      jvmOptions.put(jar, List.of());
+      if (cds) {
+        Path archive = dir.resolve("archive-" + jvmOptions.size() + ".jsa");
+        String launcher = launchers.get(0);
+        boolean mpich = launcher.startsWith(MPICH);
+        System.out.println("recording the class-data archive of " + jar.getFileName() + ":");
+        run(
+            jar,
+            SdmJar.recordingArchive(archive),
+            launcher,
+            mpich ? launcher.substring(MPICH.length()) : launcher,
+            mpich ? mpichEnv : Map.of(),
+            perGdb.get(0),
+            work.get(mpich),
+            options.sizes().get(0),
+            warmup,
+            options.reps());
+        jvmOptions.put(jar, SdmJar.withArchive(archive));
+      }
+    }
     for (int r = 0; r < runs; r++) {
       for (int n : options.sizes()) {
         for (String launcher : launchers) {
@@ -108,6 +135,7 @@ public final class SessionRunner {
             for (Path jar : jars) {
               run(
                   jar,
+                  jvmOptions.get(jar),
                   launcher,
                   mpich ? launcher.substring(MPICH.length()) : launcher,
                   mpich ? mpichEnv : Map.of(),
@@ -163,6 +191,7 @@ public final class SessionRunner {
    */
   private static void run(
       Path jar,
+      List<String> jvmOptions,
       String label,
       String launcher,
       Map<String, String> env,
@@ -176,6 +205,7 @@ public final class SessionRunner {
         new ArrayList<>(
             SdmJar.command(
                 jar,
+                jvmOptions,
                 "debug",
                 "--json",
                 "--ranks-per-gdb",
@@ -274,7 +304,10 @@ public final class SessionRunner {
           (cpu1[1] - cpu0[1]) * 1000 / reps,
           (cpu2[0] - cpu1[0]) * 1000 / reps,
           (cpu2[1] - cpu1[1]) * 1000 / reps,
-          jar.getFileName());
+          jar.getFileName()
+              + (jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:SharedArchiveFile="))
+                  ? "+cds"
+                  : ""));
       if (counts != null) {
         // Each agent's server has its parent in another JVM: one tree edge across nodes.
         int agents = afterPrint.jvms() - jvmsBefore - 1;

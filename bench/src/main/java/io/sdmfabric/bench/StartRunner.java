@@ -105,8 +105,7 @@ public final class StartRunner {
       for (Variant jar : jars) {
         Path archive = dir.resolve("archive-" + archives.size() + ".jsa");
         List<String> record = new ArrayList<>(jar.options());
-        record.add("-XX:ArchiveClassesAtExit=" + archive);
-        record.addAll(QUIET_CDS);
+        record.addAll(SdmJar.recordingArchive(archive));
         run(jar.jar(), record, home, program, ranks, dir, false);
         archives.put(jar, archive);
       }
@@ -118,8 +117,7 @@ public final class StartRunner {
           List<String> options = new ArrayList<>(javaOptions);
           options.addAll(jar.options());
           if (mode.equals("cds")) {
-            options.add("-XX:SharedArchiveFile=" + archives.get(jar));
-            options.addAll(QUIET_CDS);
+            options.addAll(SdmJar.withArchive(archives.get(jar)));
           }
           Run r = run(jar.jar(), options, home, program, ranks, dir, timeline);
           String key = "mode=" + mode + " jar=" + jar.name();
@@ -149,9 +147,6 @@ public final class StartRunner {
           timeline ? marks(medianMarks(runs)) : "");
     }
   }
-
-  /** What {@code ./sdm} adds beside the archive, so that the JVM says nothing of it. */
-  private static final List<String> QUIET_CDS = List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off");
 
   /** The order of a timeline's marks. */
   private static final List<String> MARKS =
