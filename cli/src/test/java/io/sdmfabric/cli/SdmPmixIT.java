@@ -123,8 +123,14 @@ class SdmPmixIT {
     Sdm.Result r =
         debug(
             "mpi_reduce",
-            "procs\nbreak combine\nrun\nwait 60\nprint mine\nbt\ncontinue\nwait 60\nquit\n");
+            "procs\nbreak combine\nrun\nwait 60\nprint mine\nbt\n"
+                // Whose child each rank's gdb is: a job of this host alone has no agent JVM.
+                + "gdb python print('gdb-of', 'an agent' if b'AgentCommand' in"
+                + " open('/proc/%d/cmdline' % __import__('os').getppid(), 'rb').read()"
+                + " else 'the master')\n"
+                + "continue\nwait 60\nquit\n");
     contains(r, "[0-3] started by the launcher through the PMIx tool interface\n[0-3] loaded ");
+    contains(r, "[0-3] gdb-of the master");
     contains(r, "not_started ");
     contains(r, "(started by the launcher through the PMIx tool interface)");
     contains(r, "[0-3] stopped: breakpoint 1 in combine at ");

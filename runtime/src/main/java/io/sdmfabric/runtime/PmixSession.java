@@ -1,7 +1,11 @@
 package io.sdmfabric.runtime;
 
+import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.model.RankSet;
 import io.sdmfabric.model.TerminalText;
+import io.sdmfabric.runtime.agent.EarlyAttachments;
+import io.sdmfabric.runtime.attach.AttachPlan;
+import io.sdmfabric.runtime.attach.AttachTargets;
 import io.sdmfabric.runtime.launch.MpiWaitLibrary;
 import io.sdmfabric.runtime.launch.OutputMerger;
 import io.sdmfabric.runtime.launch.PmixEvent;
@@ -32,7 +36,9 @@ import java.util.concurrent.CompletableFuture;
  * master starts here. The helper then has the launcher spawn one agent per node of the job as PMIx
  * debugger daemons; each agent asks its node's PMIx server for its node's ranks and attaches a gdb
  * to each where it waits. Once every rank is attached and registered the ranks are released: their
- * gdbs hold them, stopped, until the session runs them. There is no rank shim on this path.
+ * gdbs hold them, stopped, until the session runs them. There is no rank shim on this path. A job
+ * of this host alone has no agent: the master's JVM attaches its ranks while the master starts, and
+ * the master listens on no port ({@link DistributedMaster.Reach#HOST}).
  *
  * <p>Attached (use case I): the helper connects to the PMIx server of a running launcher, found by
  * its pid, and takes its job; the agents are spawned the same way and attach to the running ranks,
@@ -281,22 +287,59 @@ public final class PmixSession extends DistributedSession {
       throw new IOException(
           "the job has " + table.size() + " ranks, not " + size() + " as its launcher said");
     }
+    if (table.stream().allMatch(p -> AttachTargets.isLocal(p.host()))) {
+      startServedHere(table);
+    } else {
+      startWithAgents(table);
+    }
+    if (how.launched()) {
+      tell(PmixTool.RELEASE);
+    }
+  }
+
+  /**
+   * A job of this host alone: its ranks are attached from this JVM while the master starts, with no
+   * agent for the launcher to spawn, and no port for the master to listen on.
+   */
+  private void startServedHere(List<PmixEvent.Proc> table)
+      throws IOException, InterruptedException {
+    EarlyAttachments attachments =
+        EarlyAttachments.processes(
+            table.stream()
+                .filter(p -> p.pid() > 0)
+                .map(p -> new AttachPlan.Rank(p.pid(), p.rank()))
+                .toList(),
+            how.wiring().ranksPerGdb(),
+            FrozenProcesses.none(),
+            how.launched());
+    // sdm's helper waits for every pid; a rank the launcher has not started within its wait is not
+    // attached, and says why.
+    for (PmixEvent.Proc p : table) {
+      if (p.pid() <= 0) {
+        attachments.failed(p.rank(), "the launcher has not started it");
+      }
+    }
+    try {
+      startMaster(spec(DistributedMaster.Reach.HOST, ""));
+      checkAlive();
+      serveHere(attachments);
+      attachments = null;
+    } finally {
+      if (attachments != null) {
+        attachments.close();
+      }
+    }
+    awaitTree();
+  }
+
+  /** Starts the master, then has the launcher spawn an agent on every node of the job. */
+  private void startWithAgents(List<PmixEvent.Proc> table)
+      throws IOException, InterruptedException {
     String address = how.wiring().address();
     if (address == null) {
       address = LocalAddress.reachingAny(table.stream().map(PmixEvent.Proc::host).toList());
     }
-    DistributedMaster master =
-        startMaster(
-            new DistributedMaster.Spec(
-                size(),
-                RankSet.all(size()),
-                how.wiring().transport(),
-                address,
-                how.wiring().wireUp(),
-                how.wiring().config(),
-                !how.launched(),
-                how.wiring().keys(),
-                DistributedMaster.Reach.NETWORK));
+    DistributedMaster master = startMaster(spec(DistributedMaster.Reach.NETWORK, address));
     checkAlive();
     List<String> mode = new ArrayList<>();
     if (how.launched()) {
@@ -305,9 +348,20 @@ public final class PmixSession extends DistributedSession {
     mode.addAll(List.of("--ranks-per-gdb", Integer.toString(how.wiring().ranksPerGdb())));
     tell(PmixTool.daemons(how.tool(), master.agentCommand(mode)));
     awaitTree();
-    if (how.launched()) {
-      tell(PmixTool.RELEASE);
-    }
+  }
+
+  /** The master's spec: agents reach it at {@code address}, or it serves this host alone. */
+  private DistributedMaster.Spec spec(DistributedMaster.Reach reach, String address) {
+    return new DistributedMaster.Spec(
+        size(),
+        RankSet.all(size()),
+        how.wiring().transport(),
+        address,
+        how.wiring().wireUp(),
+        how.wiring().config(),
+        !how.launched(),
+        how.wiring().keys(),
+        reach);
   }
 
   private synchronized void tell(String command) throws IOException {

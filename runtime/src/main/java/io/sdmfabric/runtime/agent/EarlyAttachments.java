@@ -74,8 +74,21 @@ public final class EarlyAttachments implements SpoolAttacher.Listener, AutoClose
    */
   public static EarlyAttachments processes(
       List<AttachPlan.Rank> ranks, int ranksPerGdb, FrozenProcesses frozen) {
+    return processes(ranks, ranksPerGdb, frozen, false);
+  }
+
+  /**
+   * Starts attaching to {@code ranks}, processes of this host, {@code ranksPerGdb} to a gdb.
+   *
+   * @param frozen those of the processes stopped until their gdb attaches (let go by then)
+   * @param held whether they are a job's that its launcher started for this session and holds for
+   *     the debugger (the PMIx tool interface): they end with the session; else they are running
+   *     processes, which run on after it
+   */
+  public static EarlyAttachments processes(
+      List<AttachPlan.Rank> ranks, int ranksPerGdb, FrozenProcesses frozen, boolean held) {
     PidAttacher attacher =
-        new PidAttacher(new GdbPool(GdbOptions.defaults(), ranksPerGdb), false, frozen);
+        new PidAttacher(new GdbPool(GdbOptions.defaults(), ranksPerGdb), held, frozen);
     EarlyAttachments attachments = new EarlyAttachments(attacher::stop);
     attacher.start(
         ranks.stream().map(r -> new PidAttacher.Target(r.pid(), r.rank())).toList(), attachments);

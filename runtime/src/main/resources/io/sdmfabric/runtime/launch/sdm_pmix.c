@@ -335,29 +335,63 @@ static void answered(pmix_status_t status, pmix_info_t *info, size_t ninfo, void
   latch_open(&a->latch, status);
 }
 
-/* Asks for KEY qualified by the job's namespace; the proc table's entries, or NULL. */
-static pmix_proc_info_t *proc_table(const char *key, size_t *n, pmix_status_t *rc) {
+/*
+ * Asks for KEY qualified by the job's namespace; the proc table's entries, or NULL. A: where the
+ * answer is kept (the entries are in it), for PMIX_INFO_FREE(a->info, a->ninfo).
+ */
+static pmix_proc_info_t *proc_table_in(const char *key, size_t *n, pmix_status_t *rc,
+                                       answer_t *a) {
   pmix_query_t *q;
   PMIX_QUERY_CREATE(q, 1);
   PMIX_ARGV_APPEND(*rc, q[0].keys, key);
   PMIX_INFO_CREATE(q[0].qualifiers, 1);
   q[0].nqual = 1;
   PMIX_INFO_LOAD(&q[0].qualifiers[0], PMIX_NSPACE, job_ns, PMIX_STRING);
-  answer_t a = {.info = NULL, .ninfo = 0};
-  latch_init(&a.latch);
-  *rc = PMIx_Query_info_nb(q, 1, answered, &a);
+  a->info = NULL;
+  a->ninfo = 0;
+  latch_init(&a->latch);
+  *rc = PMIx_Query_info_nb(q, 1, answered, a);
   if (*rc == PMIX_SUCCESS) {
-    *rc = latch_await(&a.latch, 60);
+    *rc = latch_await(&a->latch, 60);
   }
   PMIX_QUERY_FREE(q, 1);
-  if (*rc != PMIX_SUCCESS || a.ninfo == 0 || a.info[0].value.type != PMIX_DATA_ARRAY) {
+  if (*rc != PMIX_SUCCESS || a->ninfo == 0 || a->info[0].value.type != PMIX_DATA_ARRAY) {
     if (*rc == PMIX_SUCCESS) {
       *rc = PMIX_ERR_NOT_FOUND;
     }
     return NULL;
   }
-  *n = a.info[0].value.data.darray->size;
-  return a.info[0].value.data.darray->array;
+  *n = a->info[0].value.data.darray->size;
+  return a->info[0].value.data.darray->array;
+}
+
+/* Asks for KEY qualified by the job's namespace; the proc table's entries (kept), or NULL. */
+static pmix_proc_info_t *proc_table(const char *key, size_t *n, pmix_status_t *rc) {
+  answer_t a;
+  return proc_table_in(key, n, rc, &a);
+}
+
+/*
+ * The job's proc table once every rank in it has its pid, 30 s at most: the launcher fills a pid
+ * in as it starts that rank, and a table asked for as the job is spawned can still have ranks
+ * whose pid is 0 (seen with Open MPI 5.0.7, 1 launch in 10 of 32 ranks on 2 cores). Whoever
+ * attaches to the ranks from that table needs every pid.
+ */
+static pmix_proc_info_t *started_procs(size_t *n, pmix_status_t *rc) {
+  struct timespec pause = {.tv_sec = 0, .tv_nsec = 20 * 1000 * 1000};
+  for (int tries = 1;; tries++) {
+    answer_t a;
+    pmix_proc_info_t *procs = proc_table_in(PMIX_QUERY_PROC_TABLE, n, rc, &a);
+    bool all = procs != NULL;
+    for (size_t i = 0; all && i < *n; i++) {
+      all = procs[i].pid > 0;
+    }
+    if (procs == NULL || all || tries == 1500) {
+      return procs;
+    }
+    PMIX_INFO_FREE(a.info, a.ninfo);
+    nanosleep(&pause, NULL);
+  }
 }
 
 static void notify_release(const pmix_nspace_t ns) {
@@ -488,7 +522,7 @@ static int serve_job(bool kill) {
   pmix_status_t rc;
   pull_output(job_ns);
   size_t n = 0;
-  pmix_proc_info_t *procs = proc_table(PMIX_QUERY_PROC_TABLE, &n, &rc);
+  pmix_proc_info_t *procs = started_procs(&n, &rc);
   if (procs == NULL) {
     fail("the job's proc table", rc);
     PMIx_tool_finalize();
