@@ -2,15 +2,19 @@ package io.sdmfabric.cli;
 
 import static io.sdmfabric.cli.Sdm.contains;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -351,12 +355,29 @@ class SdmPmixIT {
     Path planted = Files.createTempFile(tmp, "sdm-pmix-it-", ".survives");
     try {
       List<String> before = prrteEntries(tmp);
-      debug("mpi_reduce", "break combine\nrun\nwait 60\nquit\n");
+      // The session's run directory, as a rank's environment names it.
+      Sdm.Result r =
+          debug(
+              "mpi_reduce",
+              "break combine\nrun\nwait 60\n"
+                  + "gdb python print('run-dir', ' '.join(v.decode()[19:] for v in"
+                  + " open('/proc/%d/environ' % gdb.selected_inferior().pid, 'rb').read()"
+                  + ".split(b'\\0') if v.startswith(b'PMIX_SYSTEM_TMPDIR=')))\n"
+                  + "quit\n");
       assertTrue(Files.exists(planted), planted + " is gone");
+      Matcher runDir = Pattern.compile("(?m)^\\[0-3\\] run-dir (\\S+)$").matcher(r.out());
+      assertTrue(runDir.find(), "the ranks' PMIX_SYSTEM_TMPDIR\n" + r);
+      Path own = Path.of(runDir.group(1));
+      assertEquals(tmp, own.getParent(), r.toString());
+      assertTrue(own.getFileName().toString().startsWith("sdm-pmix-"), r.toString());
+      assertFalse(Files.exists(own, LinkOption.NOFOLLOW_LINKS), own + " is left");
       // What was there before may go meanwhile (another test's session, in another fork of the
-      // suite, ending): only what this session added must not stay.
+      // suite, ending), and another fork's session has a run directory of its own there while it
+      // runs: only what PRRTE or PMIx added outside any run directory must not stay.
       List<String> added =
-          prrteEntries(tmp).stream().filter(entry -> !before.contains(entry)).toList();
+          prrteEntries(tmp).stream()
+              .filter(entry -> !before.contains(entry) && !entry.startsWith("sdm-pmix-"))
+              .toList();
       assertEquals(List.of(), added, "PRRTE's or PMIx's files left in " + tmp);
     } finally {
       Files.deleteIfExists(planted);
