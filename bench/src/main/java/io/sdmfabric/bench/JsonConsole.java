@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code sdm debug --json} in a subprocess, driven through its standard input as a tool drives it:
  * console lines written, its JSON events read back a line at a time by a thread of their own (see
- * docs/PROTOCOL.md for the events). Closing it kills the process if it is still there.
+ * docs/PROTOCOL.md for the events). Closing it ends the process if it is still there: SIGTERM, then
+ * SIGKILL after 30 s.
  */
 final class JsonConsole implements AutoCloseable {
   /** How long sdm may stay silent while a line is awaited. */
@@ -118,6 +119,16 @@ final class JsonConsole implements AutoCloseable {
 
   @Override
   public void close() {
+    // SIGTERM first, as a user would: sdm then ends its job (a launcher, its ranks, a PMIx helper),
+    // which a SIGKILL would leave running.
+    process.destroy();
+    try {
+      if (process.waitFor(30, TimeUnit.SECONDS)) {
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     process.destroyForcibly();
   }
 }
