@@ -67,6 +67,22 @@ final class ProcessLines {
     }
   }
 
+  /**
+   * Waits at most {@code bound} for {@code fragment} anywhere in what was printed (a terminal's
+   * lines carry its escapes and the prompt before them); or an AssertionError with all of it.
+   */
+  synchronized void awaitText(String fragment, Duration bound, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + bound.toNanos();
+    while (text.indexOf(fragment) < 0) {
+      long left = deadline - System.nanoTime();
+      if (ended || left <= 0) {
+        throw new AssertionError(what + ": no \"" + fragment + "\" in\n" + text);
+      }
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+  }
+
   /** All it has printed so far. */
   @Override
   public synchronized String toString() {

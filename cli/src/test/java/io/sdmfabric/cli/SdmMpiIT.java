@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.Shell;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,6 +85,48 @@ class SdmMpiIT extends WithMpi {
     assertEquals(0, r.exitCode(), r.toString());
     assertFalse(r.err().contains(PMI2_WARNING), "no warning where the plugin fits:\n" + r);
     return r;
+  }
+
+  /**
+   * A Ctrl-C typed at sdm's prompt clears the line there. It must not reach the launcher, which
+   * shares sdm's terminal: Open MPI's mpirun aborts its job on SIGINT. sdm runs on a real terminal
+   * here, script(1)'s, where the terminal's Ctrl-C goes to its whole foreground process group.
+   */
+  @Test
+  void aCtrlCAtThePromptLeavesTheJobUnderMpirunRunning() throws Exception {
+    needs("mpirun");
+    Assumptions.assumeTrue(Sdm.works("script", "--version"), "no script(1)");
+    List<String> sdm =
+        Sdm.command(
+            "debug",
+            "--launcher",
+            "mpirun",
+            "-n",
+            "4",
+            "--",
+            Sdm.mpiExample("mpi_reduce").toString());
+    Process p =
+        new ProcessBuilder("script", "-qec", Shell.join(sdm), "/dev/null")
+            .redirectErrorStream(true)
+            .start();
+    ProcessLines said = new ProcessLines(p);
+    try (OutputStream typed = p.getOutputStream()) {
+      said.awaitText("] loaded ", Duration.ofSeconds(120), "the program loaded");
+      Thread.sleep(1000); // the prompt
+      type(typed, "\u0003");
+      Thread.sleep(1000);
+      type(typed, "break combine\rrun\rwait 30\rprint mine\r");
+      said.awaitText("[2] mine = -3", Duration.ofSeconds(120), "rank 2's value after the Ctrl-C");
+      type(typed, "quit\r");
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS), said.toString());
+    } finally {
+      Sdm.end(p);
+    }
+  }
+
+  private static void type(OutputStream terminal, String keys) throws IOException {
+    terminal.write(keys.getBytes(StandardCharsets.UTF_8));
+    terminal.flush();
   }
 
   /** What sdm says of an MPICH program whose ranks srun would start each as a world of one. */

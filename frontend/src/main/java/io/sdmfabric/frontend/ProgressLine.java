@@ -126,7 +126,9 @@ public final class ProgressLine {
   /** What the line says of {@code progress}, {@code elapsed} after the start. */
   static String text(StartProgress progress, Duration elapsed) {
     String what;
-    if (progress instanceof StartProgress.GdbsStarting g && g.ready() == g.ranks()) {
+    if (progress instanceof StartProgress.Launching l) {
+      what = "starting " + l.ranks() + " ranks: waiting for the launcher to start them all";
+    } else if (progress instanceof StartProgress.GdbsStarting g && g.ready() == g.ranks()) {
       what = "starting " + g.ranks() + " ranks: all have a gdb, starting the tree";
     } else if (progress instanceof StartProgress.GdbsStarting g) {
       what =
@@ -136,6 +138,11 @@ public final class ProgressLine {
               + g.ready()
               + " with a gdb, waiting for "
               + (g.ranks() - g.ready());
+    } else if (progress instanceof StartProgress.Joining j && j.waiting().isEmpty()) {
+      what =
+          (j.expected() == j.ranks() ? "" : j.expected() + " of ")
+              + j.ranks()
+              + " ranks: all joined, building the tree";
     } else if (progress instanceof StartProgress.Joining j) {
       what =
           (j.expected() == j.ranks() ? "" : j.expected() + " of ")

@@ -73,6 +73,17 @@ class ProgressLineTest {
     assertEquals(
         "64 of 128 ranks: 42 joined, waiting for 22 ranks (3 s)",
         ProgressLine.text(new StartProgress.Joining(scattered, 64, 128), Duration.ofSeconds(3)));
+    assertEquals(
+        "16 ranks: all joined, building the tree (1 s)",
+        ProgressLine.text(
+            new StartProgress.Joining(RankSet.empty(), 16, 16), Duration.ofSeconds(1)));
+  }
+
+  @Test
+  void aLaunchThatKnowsItsRanksOnlyOnceAllAreStartedSaysItWaitsForTheLauncher() {
+    assertEquals(
+        "starting 1024 ranks: waiting for the launcher to start them all (12 s)",
+        ProgressLine.text(new StartProgress.Launching(1024), Duration.ofMillis(12_400)));
   }
 
   @Test

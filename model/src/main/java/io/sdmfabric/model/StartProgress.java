@@ -10,7 +10,8 @@ import java.util.Objects;
  * measure.
  */
 public sealed interface StartProgress
-    permits StartProgress.GdbsStarting,
+    permits StartProgress.Launching,
+        StartProgress.GdbsStarting,
         StartProgress.Joining,
         StartProgress.Loading,
         StartProgress.Ready,
@@ -25,6 +26,24 @@ public sealed interface StartProgress
   /** Whether nothing is waited for any more: the wait this progress was part of is over. */
   default boolean ends() {
     return false;
+  }
+
+  /**
+   * The launcher is starting the job's {@code ranks} ranks, and says which processes they are only
+   * once it has started them all (a launch through the PMIx tool interface): nothing of them can be
+   * attached before.
+   */
+  record Launching(int ranks) implements StartProgress {
+    public Launching {
+      if (ranks < 1) {
+        throw new IllegalArgumentException("launching " + ranks + " ranks");
+      }
+    }
+
+    @Override
+    public String phase() {
+      return "launching";
+    }
   }
 
   /** The debuggers of an embedded session are starting: {@code ready} of {@code ranks} have one. */

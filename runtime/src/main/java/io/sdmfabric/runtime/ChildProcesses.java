@@ -6,19 +6,37 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /** Starting, reading and ending the processes a distributed session runs: launchers, agents. */
 final class ChildProcesses {
   private ChildProcesses() {}
 
   /**
+   * setsid(1) of util-linux, where this host has it: a child started through it leads a session of
+   * its own, out of the terminal's foreground process group.
+   */
+  private static final Optional<String> SETSID =
+      Stream.of("/usr/bin/setsid", "/bin/setsid")
+          .filter(p -> Files.isExecutable(Path.of(p)))
+          .findFirst();
+
+  /**
    * Starts {@code command} with more environment variables; its standard input is {@code
    * /dev/null}, or a pipe when {@code input} is true.
+   *
+   * <p>It runs in a session of its own (setsid), so that what the terminal sends sdm's process
+   * group does not reach it: a Ctrl-C at sdm's prompt, which clears the line there, would make
+   * mpirun abort the job, and a hang-up would end a launcher before sdm ends the job through it.
+   * sdm's own end ends it (its shutdown hook, on SIGINT, SIGTERM or SIGHUP).
    *
    * @throws IOException saying which command could not be started
    */
@@ -29,17 +47,40 @@ final class ChildProcesses {
       b.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     }
     b.environment().putAll(env);
+    String program = command.get(0);
+    if (SETSID.isPresent()) {
+      // setsid itself would start, and only then fail to run a missing program.
+      if (!runnable(program, b.environment().get("PATH"))) {
+        throw new IOException(
+            "cannot run " + program + ": is it installed and on the PATH? (not found)");
+      }
+      List<String> inSession = new ArrayList<>(List.of(SETSID.get()));
+      inSession.addAll(command);
+      b.command(inSession);
+    }
     try {
       return b.start();
     } catch (IOException e) {
       throw new IOException(
-          "cannot run "
-              + command.get(0)
-              + ": is it installed and on the PATH? ("
-              + e.getMessage()
-              + ")",
+          "cannot run " + program + ": is it installed and on the PATH? (" + e.getMessage() + ")",
           e);
     }
+  }
+
+  /**
+   * Whether {@code program} (a path, or a name looked up on {@code path}) is an executable file.
+   */
+  static boolean runnable(String program, String path) {
+    if (program.contains("/")) {
+      return Files.isRegularFile(Path.of(program)) && Files.isExecutable(Path.of(program));
+    }
+    for (String dir : (path == null ? "" : path).split(File.pathSeparator)) {
+      Path candidate = Path.of(dir.isEmpty() ? "." : dir, program);
+      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.sdmfabric.runtime;
 
 import io.sdmfabric.gdbmi.FrozenProcesses;
 import io.sdmfabric.model.RankSet;
+import io.sdmfabric.model.StartProgress;
 import io.sdmfabric.model.TerminalText;
 import io.sdmfabric.runtime.agent.EarlyAttachments;
 import io.sdmfabric.runtime.attach.AttachPlan;
@@ -277,6 +278,10 @@ public final class PmixSession extends DistributedSession {
       // DVM's must be found where they are.
       runDirectory = PmixTool.runDirectory();
       env = PmixTool.runEnvironment(runDirectory);
+    }
+    if (how.launched()) {
+      // Nothing of the ranks is known until the launcher has started them all.
+      StartListener.current().accept(new StartProgress.Launching(size()));
     }
     helper =
         startProcess(
