@@ -256,6 +256,35 @@ public abstract sealed class DistributedSession extends MasterSession
     localAgents.add(master.serveHere(attachments, err));
   }
 
+  /** Starting a master, which may fail as a process does. */
+  @FunctionalInterface
+  interface MasterStart {
+    void start() throws IOException;
+  }
+
+  /**
+   * A job of this host alone: {@code master} starts the master (one of {@link
+   * DistributedMaster.Reach#HOST}) while {@code attachments} attach the ranks, which this JVM then
+   * serves, once {@link #checkAlive} has passed (a rank that could not start says why); then waits
+   * for the tree. Should the master not start, or the processes have ended, the attachments are
+   * closed.
+   */
+  final void serveHereAlone(EarlyAttachments attachments, MasterStart master)
+      throws IOException, InterruptedException {
+    boolean served = false;
+    try {
+      master.start();
+      checkAlive();
+      serveHere(attachments);
+      served = true;
+    } finally {
+      if (!served) {
+        attachments.close();
+      }
+    }
+    awaitTree();
+  }
+
   /** Whether this JVM serves ranks of its own host. */
   final boolean servesHere() {
     return !localAgents.isEmpty();

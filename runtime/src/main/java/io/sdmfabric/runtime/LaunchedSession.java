@@ -193,20 +193,10 @@ public final class LaunchedSession extends DistributedSession {
    * served from this JVM; no other JVM joins the master, which listens nowhere.
    */
   private void startServedHere() throws IOException, InterruptedException {
-    EarlyAttachments attachments =
+    serveHereAlone(
         EarlyAttachments.spool(
-            spool, Path.of(spec.program()), spec.size(), spec.wireUp(), spec.ranksPerGdb());
-    try {
-      startJobMaster(DistributedMaster.Reach.HOST, "");
-      checkAlive(); // ranks that could not start (their shim says why)
-      serveHere(attachments);
-      attachments = null;
-    } finally {
-      if (attachments != null) {
-        attachments.close();
-      }
-    }
-    awaitTree();
+            spool, Path.of(spec.program()), spec.size(), spec.wireUp(), spec.ranksPerGdb()),
+        () -> startJobMaster(DistributedMaster.Reach.HOST, ""));
   }
 
   /** Starts the master, then the agents that serve the job's ranks on their nodes. */

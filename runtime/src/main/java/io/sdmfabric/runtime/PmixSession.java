@@ -324,17 +324,7 @@ public final class PmixSession extends DistributedSession {
         attachments.failed(p.rank(), "the launcher has not started it");
       }
     }
-    try {
-      startMaster(spec(DistributedMaster.Reach.HOST, ""));
-      checkAlive();
-      serveHere(attachments);
-      attachments = null;
-    } finally {
-      if (attachments != null) {
-        attachments.close();
-      }
-    }
-    awaitTree();
+    serveHereAlone(attachments, () -> startMaster(spec(DistributedMaster.Reach.HOST, "")));
   }
 
   /** Starts the master, then has the launcher spawn an agent on every node of the job. */
