@@ -42,6 +42,7 @@
  *     is what runs on; sdm's agent attaches to those ranks).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -501,6 +502,64 @@ static void await_children(int seconds) {
   }
 }
 
+/* SIGTERM to each process whose parent this helper is, as /proc lists them. */
+static void term_children(void) {
+  DIR *proc = opendir("/proc");
+  if (proc == NULL) {
+    return;
+  }
+  struct dirent *e;
+  while ((e = readdir(proc)) != NULL) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+      continue;
+    }
+    char stat[512];
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    char *end = strrchr(stat, ')');
+    int pid = 0;
+    int ppid = 0;
+    char state;
+    if (end != NULL && sscanf(stat, "%d", &pid) == 1 && sscanf(end + 1, " %c %d", &state, &ppid) == 2
+        && ppid == (int)getpid()) {
+      kill(pid, SIGTERM);
+    }
+  }
+  closedir(proc);
+}
+
+/*
+ * Waits at most SECONDS for L while this helper's parent (sdm's JVM) lives. Should the JVM be gone
+ * (killed before it could end the launch through this helper), this helper's children (the
+ * launcher it started, OWN_LAUNCHER) are asked to end with SIGTERM, which a launcher passes on to
+ * its job, and the helper exits once they have (8 s at most), removing the launcher's run
+ * directory if the launcher left it empty: nothing of the launch is left running.
+ */
+static pmix_status_t latch_await_with_parent(latch_t *l, int seconds, bool own_launcher) {
+  pid_t parent = getppid();
+  for (int waited = 0; waited < seconds; waited++) {
+    pmix_status_t status = latch_await(l, 1);
+    if (status != PMIX_ERR_TIMEOUT) {
+      return status;
+    }
+    if (getppid() != parent) {
+      term_children();
+      await_children(8);
+      /* The run directory sdm made for the launcher, once the launcher has cleaned up in it. */
+      const char *run = own_launcher ? getenv("PRTE_MCA_prte_tmpdir_base") : NULL;
+      if (run != NULL) {
+        rmdir(run);
+      }
+      _exit(1);
+    }
+  }
+  return PMIX_ERR_TIMEOUT;
+}
+
 /* Before PMIx starts its threads: they start with SIGTERM blocked. */
 static void block_term(void) {
   sigemptyset(&term);
@@ -630,7 +689,7 @@ static int launch(bool on_exec, int argc, char **argv) {
   on_event(&end, "sdm-job-end", NULL, job_end);
   notify_release(launcher_ns); /* the launcher may now spawn the job */
 
-  rc = latch_await(&job_ready, 120);
+  rc = latch_await_with_parent(&job_ready, 120, true);
   if (rc != PMIX_SUCCESS) {
     fail("the job was not held for the debugger", rc);
     PMIx_tool_finalize();
@@ -699,7 +758,7 @@ static int direct(pid_t pid, bool on_exec, int n, char **env, int argc, char **a
     return 1;
   }
   expect(spawned);
-  rc = latch_await(&job_ready, 120);
+  rc = latch_await_with_parent(&job_ready, 120, false);
   if (rc != PMIX_SUCCESS) {
     fail("the job was not held for the debugger", rc);
     PMIx_tool_finalize();
