@@ -1,5 +1,6 @@
 package io.sdmfabric.runtime;
 
+import io.sdmfabric.runtime.launch.Executables;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -50,7 +51,7 @@ final class ChildProcesses {
     String program = command.get(0);
     if (SETSID.isPresent()) {
       // setsid itself would start, and only then fail to run a missing program.
-      if (!runnable(program, b.environment().get("PATH"))) {
+      if (Executables.find(program, b.environment().get("PATH")).isEmpty()) {
         throw new IOException(
             "cannot run " + program + ": is it installed and on the PATH? (not found)");
       }
@@ -65,22 +66,6 @@ final class ChildProcesses {
           "cannot run " + program + ": is it installed and on the PATH? (" + e.getMessage() + ")",
           e);
     }
-  }
-
-  /**
-   * Whether {@code program} (a path, or a name looked up on {@code path}) is an executable file.
-   */
-  static boolean runnable(String program, String path) {
-    if (program.contains("/")) {
-      return Files.isRegularFile(Path.of(program)) && Files.isExecutable(Path.of(program));
-    }
-    for (String dir : (path == null ? "" : path).split(File.pathSeparator)) {
-      Path candidate = Path.of(dir.isEmpty() ? "." : dir, program);
-      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sdmfabric.runtime.launch.Executables;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,9 +63,9 @@ class ChildProcessesTest {
 
   @Test
   void aNameIsLookedUpOnThePathAndAPathIsTakenAsItIs() {
-    assertTrue(ChildProcesses.runnable("sh", "/nowhere:/bin:/usr/bin"));
-    assertFalse(ChildProcesses.runnable("sh", "/nowhere"));
-    assertTrue(ChildProcesses.runnable("/bin/sh", "/nowhere"));
-    assertFalse(ChildProcesses.runnable("/bin", "/nowhere"), "a directory");
+    assertTrue(Executables.find("sh", "/nowhere:/bin:/usr/bin").isPresent());
+    assertFalse(Executables.find("sh", "/nowhere").isPresent());
+    assertTrue(Executables.find("/bin/sh", "/nowhere").isPresent());
+    assertFalse(Executables.find("/bin", "/nowhere").isPresent(), "a directory");
   }
 }

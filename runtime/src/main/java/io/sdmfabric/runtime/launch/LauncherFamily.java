@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -117,20 +118,14 @@ public enum LauncherFamily {
 
   /** Where {@code launcher} is: as given when it names a path, else the first on the PATH. */
   static Path resolve(String launcher) {
-    if (launcher.contains("/")) {
-      Path p = Path.of(launcher).toAbsolutePath().normalize();
-      if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-        return p;
-      }
-      throw new IllegalArgumentException("the launcher " + launcher + " is not an executable file");
+    Optional<Path> found = Executables.find(launcher, System.getenv().getOrDefault("PATH", ""));
+    if (found.isPresent()) {
+      return found.get().toAbsolutePath().normalize();
     }
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      Path candidate = Path.of(dir.isEmpty() ? "." : dir, launcher);
-      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-        return candidate.toAbsolutePath();
-      }
-    }
-    throw new IllegalArgumentException("the launcher " + launcher + " is not on the PATH");
+    throw new IllegalArgumentException(
+        "the launcher "
+            + launcher
+            + (launcher.contains("/") ? " is not an executable file" : " is not on the PATH"));
   }
 
   private static String version(String launcher, Path path) {
